@@ -1,0 +1,127 @@
+"""The ``dialogkit`` command: serve, validate, test, schema, and the skill runtime."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from dialogkit.errors import DialogkitError
+from dialogkit.scenario.model import ScenarioDocument
+from dialogkit.scenario.scenario import Scenario
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from dialogkit_server.app import serve
+
+    serve(args.host, args.port, with_skill_runtime=args.with_skill_runtime)
+    return 0
+
+
+def _skills_serve(args: argparse.Namespace) -> int:
+    from dialogkit.skills.runtime import serve
+
+    serve(args.host, args.port)
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    failed = 0
+    for target in args.scenarios:
+        try:
+            scenario = (
+                Scenario.from_file(target) if Path(target).exists() else Scenario.load(target)
+            )
+        except DialogkitError as exc:
+            print(f"{target}: {exc}")
+            failed += 1
+            continue
+        problems = scenario.validate()
+        errors = [p for p in problems if p.severity == "error"]
+        failed += bool(errors)
+        verdict = "invalid" if errors else "valid"
+        print(f"{target}: {verdict} ({len(errors)} errors, {len(problems) - len(errors)} warnings)")
+        for problem in problems:
+            print(f"  {problem}")
+    return 1 if failed else 0
+
+
+def _test(args: argparse.Namespace) -> int:
+    from dialogkit.testing.conversations import run_paths
+
+    paths = [Path(p) for p in (args.paths or ["scenarios"])]
+    return run_paths(paths, llm=args.llm, min_coverage=args.min_coverage)
+
+
+def schema_json() -> str:
+    """The JSON Schema of scenario files, as committed in ``scenarios/scenario.schema.json``."""
+    schema = ScenarioDocument.model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "dialogkit scenario"
+    return json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def _schema(_args: argparse.Namespace) -> int:
+    sys.stdout.write(schema_json())
+    return 0
+
+
+def _chat(args: argparse.Namespace) -> int:
+    from dialogkit.notebook.terminal import chat
+
+    return chat(args.scenario, llm=args.llm, server=args.server)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dialogkit", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="serve the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--with-skill-runtime",
+        action="store_true",
+        help="also start the reference skill runtime in-process (unless SKILL_RUNTIME_BASE_URL)",
+    )
+    serve.set_defaults(handler=_serve)
+
+    skills = commands.add_parser("skills", help="the reference skill runtime")
+    skills_commands = skills.add_subparsers(dest="skills_command", required=True)
+    skills_serve = skills_commands.add_parser("serve", help="serve the reference skill runtime")
+    skills_serve.add_argument("--host", default="127.0.0.1")
+    skills_serve.add_argument("--port", type=int, default=8100)
+    skills_serve.set_defaults(handler=_skills_serve)
+
+    validate = commands.add_parser("validate", help="validate scenario files or names")
+    validate.add_argument("scenarios", nargs="+", metavar="SCENARIO")
+    validate.set_defaults(handler=_validate)
+
+    test = commands.add_parser("test", help="run conversation tests with coverage")
+    test.add_argument("paths", nargs="*", metavar="PATH")
+    test.add_argument("--llm", default=None, help="run with this model instead of offline")
+    test.add_argument("--min-coverage", type=float, default=0.0)
+    test.set_defaults(handler=_test)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of scenario files")
+    schema.set_defaults(handler=_schema)
+
+    chat = commands.add_parser("chat", help="chat with a scenario in the terminal")
+    chat.add_argument("scenario")
+    chat.add_argument("--llm", default=None)
+    chat.add_argument("--server", default=None, help="URL of a deployed service")
+    chat.set_defaults(handler=_chat)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler = args.handler
+    code: int = handler(args)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,332 @@
+"""``Engine``: creates sessions and runs their turns over a store, providers and skills."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+import uuid
+from collections import OrderedDict
+from datetime import UTC, datetime
+from typing import Any
+
+from dialogkit.engine.providers import Router
+from dialogkit.engine.session import Reply, Session
+from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
+from dialogkit.engine.sync import Portal
+from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
+from dialogkit.errors import SessionNotFound
+from dialogkit.scenario.scenario import Scenario
+from dialogkit.settings import Settings
+from dialogkit.skills.base import SkillRunner
+from dialogkit.store.base import SessionStore, StoredState
+from dialogkit.store.memory import MemoryStore
+from dialogkit.wire import (
+    ChatbotFinalData,
+    ChatbotSessionInfoResponse,
+    ChatbotSessionUser,
+    CompletionOptions,
+    HistoryEntry,
+)
+
+logger = logging.getLogger("dialogkit.engine")
+
+SCENARIO_CACHE_SIZE = 128
+
+
+class Engine:
+    """Runs conversations in-process.
+
+    ``Engine()`` with no arguments is fully offline (rule NLU, template NLG, memory store).
+    Given settings it routes model names to OpenAI-compatible endpoints and calls the
+    configured skill runtime; a store, router or skill runner can be injected.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: SessionStore | None = None,
+        router: Router | None = None,
+        skills: SkillRunner | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.store: SessionStore = store or MemoryStore(
+            state_ttl_s=self.settings.state_ttl_s, config_ttl_s=self.settings.config_ttl_s
+        )
+        self.router: Router = router or _default_router(self.settings)
+        self.skills: SkillRunner = skills or _default_skills(self.settings)
+        self.portal = Portal()
+        self._scenarios: OrderedDict[str, Scenario] = OrderedDict()
+
+    # ----------------------------------------------------------------- sessions
+
+    async def astart(
+        self,
+        scenario: Scenario | dict[str, Any] | str,
+        *,
+        user: ChatbotSessionUser | dict[str, Any] | None = None,
+        bot_first: bool | None = None,
+        llm_choice: str = "",
+        nlu_llm_choice: str = "",
+        user_system_prompt: str = "",
+        max_fallback_retries: int | None = None,
+        stt_confidence_threshold: float = -0.7,
+        completion_options: CompletionOptions | dict[str, Any] | None = None,
+        hybrid_nlu: bool | None = None,
+    ) -> Session:
+        """Create a session; with bot-first its opening reply is ``session.initial_reply``.
+
+        Raises ``ScenarioNotFound`` for an unknown name and ``ScenarioInvalid`` for a graph
+        with error-severity problems.
+        """
+        loaded = self._scenario(scenario)
+        loaded.ensure_valid()
+        session_user = ChatbotSessionUser.model_validate(user or {})
+        sent = session_user.sent_values()
+        if "date_time" not in sent:
+            sent["date_time"] = now_in(session_user.timezone)
+        document = loaded.document
+        config = SessionConfig(
+            session_id=str(uuid.uuid4()),
+            scenario=loaded.to_dict(),
+            scenario_key=self._remember(loaded),
+            user=sent,
+            llm_choice=llm_choice,
+            nlu_llm_choice=nlu_llm_choice,
+            user_system_prompt=user_system_prompt,
+            bot_first=_first_of(bot_first, document.graph.bot_first, document.metadata.bot_first),
+            max_fallback_retries=max_fallback_retries,
+            stt_confidence_threshold=stt_confidence_threshold,
+            completion_options=CompletionOptions.model_validate(completion_options or {}),
+            hybrid_nlu=hybrid_nlu,
+        )
+        state = DialogueState(
+            current_node=loaded.entry,
+            context=initial_context(loaded.language, sent),
+            pending_entry=not config.bot_first,
+        )
+        started = time.perf_counter()
+        await self.store.put_config(config)
+        async with self.store.lock(config.session_id):
+            if config.bot_first:
+                reply = await self._run(config, loaded, state, started, opening=True)
+            else:
+                await self.store.put_state(config.session_id, state)
+                reply = self._reply(config, state, "", started)
+        return Session(self, config.session_id, loaded, reply)
+
+    def start(self, scenario: Scenario | dict[str, Any] | str, **options: Any) -> Session:
+        """Sync ``astart``: works in scripts and inside a running loop (Jupyter)."""
+        return self.portal.run(self.astart(scenario, **options))
+
+    async def asession(self, session_id: str) -> Session:
+        """A handle on an existing session; raises ``SessionNotFound``."""
+        config, stored = await self._load(session_id)
+        scenario = self._scenario_of(config)
+        return Session(self, session_id, scenario, self._reply(config, stored, "", None))
+
+    def session(self, session_id: str) -> Session:
+        return self.portal.run(self.asession(session_id))
+
+    # ----------------------------------------------------------------- turns
+
+    async def amessage(self, session_id: str, text: str, confidence: float = 0.0) -> Reply:
+        """Process one user message; raises ``SessionNotFound`` for unknown or expired ids.
+
+        Internal failures do not raise: they answer ``error=True`` with empty fields and
+        leave the stored state exactly as it was.
+        """
+        started = time.perf_counter()
+        async with self.store.lock(session_id):
+            config, state = await self._load(session_id)
+            scenario = self._scenario_of(config)
+            return await self._run(
+                config, scenario, state, started, text=text, confidence=confidence
+            )
+
+    def message(self, session_id: str, text: str, confidence: float = 0.0) -> Reply:
+        return self.portal.run(self.amessage(session_id, text, confidence))
+
+    async def _run(
+        self,
+        config: SessionConfig,
+        scenario: Scenario,
+        state: DialogueState,
+        started: float,
+        *,
+        opening: bool = False,
+        text: str = "",
+        confidence: float = 0.0,
+    ) -> Reply:
+        node_before = state.current_node
+        nlu_model = config.nlu_llm_choice or self.settings.core_nlu_llm
+        nlg_model = config.llm_choice or self.settings.core_default_llm
+        turn = Turn(
+            scenario=scenario,
+            config=config,
+            state=state,
+            nlu_provider=self.router.nlu(nlu_model, hybrid=config.hybrid_nlu),
+            nlg_provider=self.router.nlg(nlg_model),
+            skills=self.skills,
+            nlu_model=nlu_model,
+            nlg_model=nlg_model,
+        )
+        try:
+            if opening:
+                outcome = TurnOutcome(reply=await turn.open())
+            else:
+                outcome = await turn.message(text, confidence)
+        except Exception:
+            logger.exception("turn failed in session %s at node %s", config.session_id, node_before)
+            return Reply(error=True)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        turn.record(outcome, node_before, elapsed_ms)
+        await self.store.put_state(config.session_id, state)
+        reply = self._reply(config, state, outcome.reply, started)
+        reply.trace = state.transcript[-1]
+        return reply
+
+    @staticmethod
+    def _reply(
+        config: SessionConfig, state: DialogueState, text: str, started: float | None
+    ) -> Reply:
+        final = None
+        if state.session_complete:
+            options = config.completion_options
+            final = ChatbotFinalData(
+                end_reason=state.end_reason or "completed",
+                slots=dict(state.slots) if options.include_slots else None,
+                conversation_history=(
+                    [HistoryEntry(role=h.role, message=h.message) for h in state.history]
+                    if options.include_history
+                    else None
+                ),
+            )
+        elapsed = (time.perf_counter() - started) * 1000 if started is not None else 0.0
+        return Reply(
+            session_id=config.session_id,
+            response=text,
+            current_node=state.current_node,
+            turn_count=state.turn_count,
+            processing_time_ms=round(elapsed, 3),
+            session_complete=state.session_complete,
+            final_data=final,
+        )
+
+    # ----------------------------------------------------------------- inspection
+
+    async def ainfo(self, session_id: str) -> ChatbotSessionInfoResponse:
+        """The session's state, read under its lock; raises ``SessionNotFound``."""
+        async with self.store.lock(session_id):
+            config, stored = await self._load_stored(session_id)
+        state = stored.state
+        remaining = max(0, round(stored.ttl_s))
+        expires = datetime.fromtimestamp(stored.expires_at, UTC).strftime("%Y-%m-%d %H:%M:%S")
+        return ChatbotSessionInfoResponse(
+            session_id=config.session_id,
+            current_node=state.current_node,
+            turn_count=state.turn_count,
+            session_complete=state.session_complete,
+            slots=dict(state.slots),
+            context={**state.context, "llm_usage": state.usage.model_dump()},
+            expires_at=expires,
+            ttl_seconds=remaining,
+        )
+
+    def info(self, session_id: str) -> ChatbotSessionInfoResponse:
+        return self.portal.run(self.ainfo(session_id))
+
+    async def atranscript(self, session_id: str) -> list[TurnRecord]:
+        async with self.store.lock(session_id):
+            _, state = await self._load(session_id)
+        return state.transcript
+
+    async def astate(self, session_id: str) -> DialogueState:
+        """A copy of the full dialogue state (history, visits, usage), for inspection."""
+        async with self.store.lock(session_id):
+            _, state = await self._load(session_id)
+        return state
+
+    # ----------------------------------------------------------------- plumbing
+
+    async def _load(self, session_id: str) -> tuple[SessionConfig, DialogueState]:
+        config, stored = await self._load_stored(session_id)
+        return config, stored.state
+
+    async def _load_stored(self, session_id: str) -> tuple[SessionConfig, StoredState]:
+        if not session_id:
+            raise SessionNotFound(session_id)
+        config = await self.store.get_config(session_id)
+        stored = await self.store.get_state(session_id) if config is not None else None
+        if config is None or stored is None:
+            raise SessionNotFound(session_id)
+        return config, stored
+
+    def _scenario(self, scenario: Scenario | dict[str, Any] | str) -> Scenario:
+        if isinstance(scenario, Scenario):
+            return scenario
+        if isinstance(scenario, str):
+            return Scenario.load(scenario)
+        return Scenario.from_dict(scenario)
+
+    def _remember(self, scenario: Scenario) -> str:
+        digest = hashlib.sha256(
+            json.dumps(scenario.to_dict(), sort_keys=True, ensure_ascii=False).encode()
+        ).hexdigest()[:32]
+        self._scenarios[digest] = scenario
+        self._scenarios.move_to_end(digest)
+        while len(self._scenarios) > SCENARIO_CACHE_SIZE:
+            self._scenarios.popitem(last=False)
+        return digest
+
+    def _scenario_of(self, config: SessionConfig) -> Scenario:
+        """The parsed scenario of a session, parsed again only when not cached here."""
+        cached = self._scenarios.get(config.scenario_key)
+        if cached is None:
+            cached = Scenario.from_dict(config.scenario)
+            self._scenarios[config.scenario_key] = cached
+        return cached
+
+    async def aclose(self) -> None:
+        """Close HTTP clients and the store."""
+        for closer in (self.router.aclose, getattr(self.skills, "aclose", None), self.store.aclose):
+            if closer is not None:
+                await closer()
+
+    def close(self) -> None:
+        self.portal.run(self.aclose())
+        self.portal.close()
+
+    async def __aenter__(self) -> Engine:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _first_of(*values: bool | None) -> bool:
+    return next((value for value in values if value is not None), False)
+
+
+def _default_router(settings: Settings) -> Router:
+    try:
+        from dialogkit.llm.router import ModelRouter
+    except ImportError:
+        from dialogkit.engine.providers import OfflineRouter
+
+        return OfflineRouter()
+    return ModelRouter(settings)
+
+
+def _default_skills(settings: Settings) -> SkillRunner:
+    from dialogkit.skills.client import HTTPSkillRunner
+
+    return HTTPSkillRunner(settings)

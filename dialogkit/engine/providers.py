@@ -1,0 +1,37 @@
+"""Which NLU and NLG provider a model name selects."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from dialogkit.nlg.base import NLGProvider
+from dialogkit.nlg.templates import TemplateNLG
+from dialogkit.nlu.base import NLUProvider
+from dialogkit.nlu.rules import RuleNLU
+
+
+class Router(Protocol):
+    """Maps a resolved model name to providers; "" and "offline" mean the offline ones."""
+
+    def nlu(self, model: str, *, hybrid: bool | None = None) -> NLUProvider: ...
+
+    def nlg(self, model: str) -> NLGProvider: ...
+
+    async def aclose(self) -> None: ...
+
+
+class OfflineRouter:
+    """Rules and templates for every model name: deterministic, no network."""
+
+    def __init__(self) -> None:
+        self._nlu = RuleNLU()
+        self._nlg = TemplateNLG()
+
+    def nlu(self, model: str, *, hybrid: bool | None = None) -> NLUProvider:
+        return self._nlu
+
+    def nlg(self, model: str) -> NLGProvider:
+        return self._nlg
+
+    async def aclose(self) -> None:
+        return None

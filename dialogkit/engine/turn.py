@@ -1,0 +1,578 @@
+"""The turn pipeline: one user message (or the bot-first opening) from input to reply.
+
+Read top to bottom, a turn is:
+
+1. the input gate (empty text -> ``no_input``; STT confidence at or below the threshold ->
+   ``not_understood`` with intent ``stt_low_confidence``; both skip NLU);
+2. NLU, limited to the intents and slots the current node can use;
+3. global transitions, then the node's turn limit, its slots, ``next_nodes`` in order and
+   ``default_next``;
+4. the move: a target node is *entered* (its skill runs once, its reply is written, and a
+   node with ``wait_for_input: false`` passes straight on), or an action is applied;
+5. a fallback when the node could not use the input, with replies that never repeat an
+   earlier assistant sentence.
+
+``Turn`` works on a private copy of the dialogue state; the engine saves it only when the
+turn finished, so a failure can never leave a half-updated session behind.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
+from dialogkit.nlg import phrases
+from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
+from dialogkit.nlg.dedupe import said_before
+from dialogkit.nlu.base import NLUProvider, NLURequest
+from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
+from dialogkit.nlu.entities import INVALID, coerce
+from dialogkit.nlu.result import NLUResult
+from dialogkit.scenario.conditions import evaluate, iter_conditions
+from dialogkit.scenario.model import Intent, Node, Slot, Transition
+from dialogkit.scenario.scenario import Scenario
+from dialogkit.scenario.templates import render
+from dialogkit.skills.base import SkillCall, SkillOutcome, SkillRunner
+from dialogkit.wire import HistoryEntry
+
+logger = logging.getLogger("dialogkit.turn")
+
+DEFAULT_MAX_FALLBACK_RETRIES = 3
+FALLBACK_ATTEMPTS = 3
+MAX_PASS_THROUGH = 16
+"""Hops one turn may pass through nodes that do not wait for input (guards cycles)."""
+HISTORY_WINDOW = 8
+ENGINE_CONTEXT_KEYS = frozenset({"session_user", "last_skill_status", "time_of_day", "daypart"})
+
+
+@dataclass
+class Move:
+    """Where a turn goes: a node to enter, or an action at the current node."""
+
+    kind: Literal["goto", "stay", "repeat", "help", "back", "restart"]
+    target: str = ""
+    transition: Transition | None = None
+    reason: str | None = None
+
+
+@dataclass
+class TurnOutcome:
+    reply: str
+    fallback: FallbackKind | None = None
+    nlu: NLUResult = field(default_factory=NLUResult)
+
+
+@dataclass
+class Turn:
+    """One turn over a scenario, a session's configuration and a working copy of its state."""
+
+    scenario: Scenario
+    config: SessionConfig
+    state: DialogueState
+    nlu_provider: NLUProvider
+    nlg_provider: NLGProvider
+    skills: SkillRunner
+    nlu_model: str = ""
+    nlg_model: str = ""
+    _input: dict[str, Any] = field(default_factory=lambda: {"text": "", "confidence": None})
+    _nlu: NLUResult = field(default_factory=NLUResult)
+    _filled: dict[str, Any] = field(default_factory=dict)
+    _skill: SkillOutcome | None = None
+
+    # ----------------------------------------------------------------- the opening turn
+
+    async def open(self) -> str:
+        """The bot-first opening: enter the entry node and greet (turn_count becomes 1)."""
+        reply = await self._enter(self.scenario.entry, None, greeting=True)
+        self.state.turn_count = 1
+        self._record_assistant(reply)
+        return reply
+
+    # ----------------------------------------------------------------- a user message
+
+    async def message(self, text: str, confidence: float) -> TurnOutcome:
+        self._input = {"text": text, "confidence": confidence}
+        node = self.node
+        exhausted = self.state.fallback_retries >= self._max_retries(node)
+
+        # 1. The input gate.
+        if not exhausted and not text.strip():
+            return await self._fallback(
+                "no_input", NLUResult(dialogue_act="silence", source="gate")
+            )
+        if not exhausted and confidence <= self.config.stt_confidence_threshold:
+            gate = NLUResult(intent=STT_LOW_CONFIDENCE, confidence=confidence, source="gate")
+            return await self._fallback("not_understood", gate)
+
+        # 2. NLU.
+        self._nlu = await self._understand(node, text)
+
+        # 3. Choose the move.
+        lead = await self._run_pending_entry(node)
+        move = self._match(self.scenario.document.graph.global_transitions)
+        if move is None:
+            move = self._turn_limit(node)
+        if move is None:
+            self._fill_slots(node)
+            move = self._match(node.next_nodes)
+        if move is None:
+            move = self._default_move(node, exhausted)
+        if move is None:
+            return await self._fallback("not_understood", self._nlu)
+
+        # 4. Apply it.
+        reply = await self._apply(move)
+        self.state.turn_count += 1
+        self.state.node_turns += move.kind != "goto"
+        if move.kind != "goto":
+            self.state.fallback_retries = 0
+        reply = " ".join(part for part in (lead, reply) if part)
+        self._record_assistant(reply)
+        return TurnOutcome(reply=reply, nlu=self._nlu)
+
+    # ----------------------------------------------------------------- choosing a move
+
+    def _match(self, transitions: list[Transition]) -> Move | None:
+        scope = self.scope()
+        for transition in transitions:
+            if evaluate(transition.condition, scope):
+                return self._move_for(transition)
+        return None
+
+    @staticmethod
+    def _move_for(transition: Transition) -> Move:
+        if transition.target is not None:
+            return Move("goto", transition.target, transition, transition.reason)
+        kind = transition.action or "stay"
+        if kind not in {"stay", "repeat", "help", "back", "restart"}:
+            kind = "stay"
+        return Move(kind, "", transition, transition.reason)  # type: ignore[arg-type]
+
+    def _turn_limit(self, node: Node) -> Move | None:
+        params = node.params
+        if not params.turn_limit_enabled or params.turn_limit is None:
+            return None
+        if self.state.node_turns + 1 < params.turn_limit:
+            return None
+        target = params.turn_limit_next or node.default_next
+        if target is None:
+            return None
+        self.state.end_reason = self.state.end_reason or "turn_limit"
+        return Move("goto", target, None, "turn_limit")
+
+    def _default_move(self, node: Node, exhausted: bool) -> Move | None:
+        """What happens when no transition matched: default_next, or re-ask, or nothing."""
+        if node.collect_slots and self._missing_slots(node):
+            used_input = any(name in node.collect_slots for name in self._filled)
+            return Move("stay") if used_input or exhausted else None
+        if node.default_next is not None:
+            return Move("goto", node.default_next)
+        return Move("stay") if exhausted else None
+
+    # ----------------------------------------------------------------- applying a move
+
+    async def _apply(self, move: Move) -> str:
+        if move.transition is not None:
+            self._apply_effects(move.transition)
+        node = self.node
+        if move.kind == "goto":
+            return await self._enter(move.target, move)
+        if move.kind == "repeat":
+            earlier = self.state.assistant_messages()
+            return earlier[-1] if earlier else await self._node_reply(node, greeting=False)
+        if move.kind == "help":
+            help_text = self._template(node, "help") or phrases.help_text(self.scenario.language)
+            return " ".join(p for p in (help_text, self._question(node)) if p)
+        if move.kind == "back":
+            previous = self._previous_node()
+            return await self._enter(previous, move)
+        if move.kind == "restart":
+            self.state.slots.clear()
+            self.state.context = {
+                k: v for k, v in self.state.context.items() if k in ENGINE_CONTEXT_KEYS
+            }
+            return await self._enter(self.scenario.entry, move)
+        return await self._node_reply(node, greeting=False, entering=False)
+
+    def _previous_node(self) -> str:
+        visits = self.state.visits
+        current = self.state.current_node
+        for node_id in reversed(visits[:-1]):
+            if node_id != current:
+                return node_id
+        return self.scenario.entry
+
+    def _apply_effects(self, transition: Transition) -> None:
+        scope = self.scope()
+        for destination, value in transition.set_values.items():
+            self._write(destination, render(value, scope) if isinstance(value, str) else value)
+        for destination, value in transition.append_values.items():
+            root, _, key = destination.partition(".")
+            if root == "context" and key and key not in ENGINE_CONTEXT_KEYS:
+                items = self.state.context.get(key)
+                items = list(items) if isinstance(items, list) else []
+                items.append(render(value, scope) if isinstance(value, str) else value)
+                self.state.context[key] = items
+        for name in transition.clear_slots:
+            self.state.slots.pop(name, None)
+
+    def _write(self, destination: str, value: Any) -> None:
+        root, _, key = destination.partition(".")
+        if root == "slots" and key in self.scenario.document.slots:
+            self.state.slots[key] = value
+        elif root == "context" and key and key not in ENGINE_CONTEXT_KEYS:
+            self.state.context[key] = value
+
+    async def _enter(self, node_id: str, move: Move | None, *, greeting: bool = False) -> str:
+        """Enter a node: run its skill once, complete on terminal, reply, maybe pass on."""
+        parts: list[str] = []
+        for _hop in range(MAX_PASS_THROUGH):
+            source = self.state.current_node
+            node = self.scenario.node(node_id)
+            self.state.current_node = node_id
+            self.state.node_turns = 0
+            self.state.fallback_retries = 0
+            self.state.visits.append(node_id)
+            if move is not None or not greeting:
+                self.state.transitions.append((source, node_id))
+            self._skill = await self._run_skill(node) if node.params.skill else None
+            if node.terminal:
+                self._complete(move)
+            slots_done = bool(node.collect_slots) and not self._missing_slots(node)
+            follow = self._pass_on(node, slots_done)
+            if not (slots_done and follow is not None):
+                parts.append(await self._node_reply(node, greeting=greeting))
+            greeting = False
+            if follow is None:
+                break
+            if follow.transition is not None:
+                self._apply_effects(follow.transition)
+            node_id, move = follow.target, follow
+        return " ".join(part for part in parts if part)
+
+    def _pass_on(self, node: Node, slots_complete: bool) -> Move | None:
+        """The move of a node that does not wait (or has nothing left to ask)."""
+        if node.terminal or (node.wait_for_input and not slots_complete):
+            return None
+        move = self._match(node.next_nodes)
+        if move is None and node.default_next is not None:
+            move = Move("goto", node.default_next)
+        return move if move is not None and move.kind == "goto" else None
+
+    def _complete(self, move: Move | None) -> None:
+        self.state.session_complete = True
+        if self.state.end_reason is None:
+            self.state.end_reason = (move.reason if move else None) or "completed"
+
+    # ----------------------------------------------------------------- slots
+
+    def _fill_slots(self, node: Node) -> None:
+        for name in (*node.collect_slots, *node.accept_slots):
+            if name in self._nlu.entities:
+                self.state.slots[name] = self._nlu.entities[name]
+                self._filled[name] = self._nlu.entities[name]
+
+    def _missing_slots(self, node: Node) -> list[str]:
+        return [name for name in node.collect_slots if self.state.slots.get(name) in (None, "")]
+
+    def _expected_slot(self, node: Node) -> str | None:
+        missing = self._missing_slots(node)
+        return missing[0] if missing else None
+
+    def _question(self, node: Node) -> str:
+        """What the node asks for now: the prompt of its next missing slot, if any."""
+        expected = self._expected_slot(node)
+        slot = self.scenario.slot(expected) if expected else None
+        return render(slot.prompt, self.scope()) if slot and slot.prompt else ""
+
+    # ----------------------------------------------------------------- NLU
+
+    async def _understand(self, node: Node, text: str) -> NLUResult:
+        intents: dict[str, Intent] = {**BUILTIN_INTENTS, **self.scenario.document.intents}
+        request = NLURequest(
+            scenario=self.scenario,
+            node=node,
+            text=text,
+            intents=intents,
+            slots=self._node_slots(node),
+            expected_slot=self._expected_slot(node),
+            history=self.state.history[-HISTORY_WINDOW:],
+            filled_slots=dict(self.state.slots),
+            user=self.config.user,
+            model=self.nlu_model,
+            usage=self.state.usage,
+        )
+        result = await self.nlu_provider.understand(request)
+        return result if result.source == "rules" else self._constrain(result, request)
+
+    @staticmethod
+    def _constrain(result: NLUResult, request: NLURequest) -> NLUResult:
+        """Whatever a provider answered, keep only declared intents and well-typed slots."""
+        intent = result.intent if result.intent in request.intents else None
+        entities = {}
+        for name, value in result.entities.items():
+            slot = request.slots.get(name)
+            checked = coerce(slot, value) if slot is not None else INVALID
+            if checked is not INVALID:
+                entities[name] = checked
+        confidence = min(max(result.confidence, 0.0), 1.0)
+        return result.model_copy(
+            update={"intent": intent, "entities": entities, "confidence": confidence}
+        )
+
+    def _node_slots(self, node: Node) -> dict[str, Slot]:
+        """Slots the node may fill or test: collected, accepted, or named in its conditions."""
+        names = [*node.collect_slots, *node.accept_slots]
+        transitions = [*node.next_nodes, *self.scenario.document.graph.global_transitions]
+        for transition in transitions:
+            for condition, _ in iter_conditions(transition.condition, ""):
+                parts = condition.field.split(".")
+                if parts[:2] == ["nlu", "entities"] and len(parts) > 2:
+                    names.append(parts[2])
+        declared = self.scenario.document.slots
+        return {name: declared[name] for name in dict.fromkeys(names) if name in declared}
+
+    # ----------------------------------------------------------------- skills
+
+    async def _run_pending_entry(self, node: Node) -> str:
+        """With bot_first false the entry node is entered by the first message: run its skill."""
+        if not self.state.pending_entry:
+            return ""
+        self.state.pending_entry = False
+        self.state.visits.append(node.id)
+        if not node.params.skill:
+            return ""
+        self._skill = await self._run_skill(node)
+        return self._skill.reply or ""
+
+    async def _run_skill(self, node: Node) -> SkillOutcome:
+        user = self.config.user
+        call = SkillCall(
+            scenario=self.scenario,
+            node=node,
+            scope=self.scope(),
+            session_id=self.config.session_id,
+            locale=str(user.get("locale", "")),
+            timezone=str(user.get("timezone", "")),
+        )
+        try:
+            outcome = await self.skills.run(call)
+        except Exception:
+            logger.exception("skill runner raised for node %s", node.id)
+            outcome = SkillOutcome(
+                status="error",
+                reply=self._template(node, "skill_error", "error", "default")
+                or phrases.skill_error(self.scenario.language),
+                error_code="SKILL_RUNNER_CRASHED",
+            )
+        if outcome.status == "error":
+            logger.warning(
+                "skill %s failed at node %s: %s %s",
+                node.params.skill,
+                node.id,
+                outcome.error_code,
+                outcome.error_detail or "",
+            )
+        for name, value in outcome.slot_updates.items():
+            if name in self.scenario.document.slots:
+                self.state.slots[name] = value
+        for key, value in outcome.context_updates.items():
+            if key not in ENGINE_CONTEXT_KEYS and not key.startswith("_"):
+                self.state.context[key] = value
+        self.state.context["last_skill_status"] = outcome.status
+        return outcome
+
+    # ----------------------------------------------------------------- replies
+
+    def _template(self, node: Node, *keys: str) -> str:
+        """The first non-empty of the node's templates, then the scenario's, rendered."""
+        scope = self.scope()
+        for source in (node.responses, self.scenario.document.responses):
+            for key in keys:
+                text = render(source.get(key, ""), scope)
+                if text:
+                    return text
+        return ""
+
+    async def _node_reply(self, node: Node, *, greeting: bool, entering: bool = True) -> str:
+        """The reply of the node the session is at: it always asks for what the node expects."""
+        question = self._question(node)
+        skill = self._skill
+        default = render(node.responses.get("default", ""), self.scope())
+        if entering and skill is not None and skill.reply:
+            reference = skill.reply
+        elif node.collect_slots and not entering:
+            reference = ""
+        else:
+            reference = default
+        if greeting and default:
+            text = default
+        else:
+            text = (
+                await self._generate("greeting" if greeting else "reply", node, reference, question)
+                or reference
+            )
+        if greeting and not text:
+            text = phrases.greeting(self.scenario.language)
+        if question and question not in text:
+            text = f"{text} {question}".strip()
+        self.state.last_question = question or text
+        return text
+
+    async def _generate(self, kind: NLGKind, node: Node, reference: str, question: str) -> str:
+        facts: dict[str, Any] = {"slots_filled": dict(self._filled), "question": question}
+        if self._skill is not None:
+            facts["skill_status"] = self._skill.status
+            if self._skill.mode == "nlg" and self._skill.status == "success":
+                facts["skill_output"] = self._skill.output
+                facts["citations"] = self._skill.citations
+        request = self._nlg_request(kind, node, reference, facts=facts, question=question)
+        return (await self.nlg_provider.generate(request) or "").strip()
+
+    def _nlg_request(self, kind: NLGKind, node: Node, reference: str, **extra: Any) -> NLGRequest:
+        return NLGRequest(
+            kind=kind,
+            scenario=self.scenario,
+            node=node,
+            reference=reference,
+            user_system_prompt=self.config.user_system_prompt,
+            history=self.state.history[-HISTORY_WINDOW:],
+            user=self.config.user,
+            user_text=str(self._input.get("text") or ""),
+            model=self.nlg_model,
+            usage=self.state.usage,
+            **extra,
+        )
+
+    # ----------------------------------------------------------------- fallbacks
+
+    async def _fallback(self, kind: FallbackKind, nlu: NLUResult) -> TurnOutcome:
+        """A re-ask that does not count as a turn and never repeats an earlier sentence."""
+        self._nlu = nlu
+        node = self.node
+        step = self.state.fallback_retries
+        self.state.fallback_retries += 1
+        reply = await self._fallback_text(kind, node, step)
+        self._record_assistant(reply)
+        return TurnOutcome(reply=reply, fallback=kind, nlu=nlu)
+
+    async def _fallback_text(self, kind: FallbackKind, node: Node, step: int) -> str:
+        earlier = self.state.assistant_messages()
+        declared = self._template(node, kind)
+        avoid: list[str] = []
+        duplicate_seen = False
+        for attempt in range(1, FALLBACK_ATTEMPTS + 1):
+            request = self._nlg_request(
+                "fallback",
+                node,
+                declared,
+                fallback_kind=kind,
+                question=self.state.last_question,
+                avoid=avoid,
+                attempt=attempt,
+            )
+            text = (await self.nlg_provider.generate(request) or "").strip()
+            if not text:
+                break
+            if not said_before(text, earlier):
+                return text
+            duplicate_seen = True
+            avoid = [text, *earlier[-HISTORY_WINDOW:]]
+        if not duplicate_seen and declared and not said_before(declared, earlier):
+            return declared
+        return phrases.safe_fallback(self.scenario.language, kind, step, earlier)
+
+    def _max_retries(self, node: Node) -> int:
+        declared = node.params.max_fallback_retries
+        if node.terminal and declared == 0:
+            return 0
+        if self.config.max_fallback_retries is not None:
+            return self.config.max_fallback_retries
+        return declared if declared is not None else DEFAULT_MAX_FALLBACK_RETRIES
+
+    # ----------------------------------------------------------------- bookkeeping
+
+    @property
+    def node(self) -> Node:
+        return self.scenario.node(self.state.current_node)
+
+    def scope(self) -> dict[str, Any]:
+        """The roots that conditions, templates and input maps read from."""
+        return {
+            "nlu": self._nlu.scope(),
+            "slots": self.state.slots,
+            "context": self.state.context,
+            "user": self.config.user,
+            "input": self._input,
+            "turn": {
+                "count": self.state.turn_count,
+                "node_turns": self.state.node_turns,
+                "fallbacks": self.state.fallback_retries,
+            },
+        }
+
+    def _record_assistant(self, reply: str) -> None:
+        text = self._input.get("text")
+        if text is not None and self._input.get("confidence") is not None:
+            self.state.history.append(HistoryEntry(role="user", message=str(text)))
+        self.state.history.append(HistoryEntry(role="assistant", message=reply))
+
+    def record(self, outcome: TurnOutcome, node_before: str, latency_ms: float) -> None:
+        self.state.transcript.append(
+            TurnRecord(
+                turn=self.state.turn_count,
+                user_text=str(self._input.get("text") or ""),
+                confidence=self._input.get("confidence"),
+                intent=outcome.nlu.intent,
+                entities=dict(outcome.nlu.entities),
+                dialogue_act=outcome.nlu.dialogue_act,
+                node_before=node_before,
+                node_after=self.state.current_node,
+                reply=outcome.reply,
+                fallback=outcome.fallback,
+                latency_ms=round(latency_ms, 3),
+            )
+        )
+
+
+def initial_context(language: str, user: dict[str, Any]) -> dict[str, Any]:
+    """Context the engine owns from the start: the user's sent fields and the time of day."""
+    context: dict[str, Any] = {}
+    if user:
+        context["session_user"] = dict(user)
+    moment = _parse_time(str(user.get("date_time", "")))
+    if moment is not None:
+        hour = moment.hour
+        time_of_day = (
+            "morning"
+            if 5 <= hour < 12
+            else "afternoon"
+            if 12 <= hour < 17
+            else "evening"
+            if 17 <= hour < 21
+            else "night"
+        )
+        context["time_of_day"] = time_of_day
+        context["daypart"] = phrases.daypart(language, time_of_day)
+    return context
+
+
+def _parse_time(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def now_in(timezone: str) -> str:
+    """The current time in ``timezone`` (else the server's), ISO 8601 with offset."""
+    try:
+        zone = ZoneInfo(timezone) if timezone else None
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = None
+    moment = datetime.now(zone) if zone else datetime.now().astimezone()
+    return moment.isoformat(timespec="seconds")

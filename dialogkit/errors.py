@@ -1,0 +1,98 @@
+"""The exception hierarchy of dialogkit.
+
+Every error dialogkit raises on purpose derives from one root, so callers can catch
+``DialogkitError`` and know they have seen everything::
+
+    DialogkitError
+    ├── ScenarioError            a scenario could not be found, parsed or used
+    │   ├── ScenarioNotFound     a name that is not registered, or a missing file
+    │   └── ScenarioInvalid      a graph with error-severity problems
+    ├── SessionNotFound          a session id that is unknown or whose state expired
+    ├── SkillError               the skill runtime failed (never raised out of a turn)
+    ├── LLMError                 a language-model call failed (never raised out of a turn)
+    └── APIError                 the remote service answered with an error status
+        ├── BadRequest           400
+        ├── ValidationFailed     422
+        └── ServerError          5xx
+
+``SessionNotFound`` is also an ``APIError`` subclass target for the remote client: a 404
+(and a reference service's 500 on ``/v1/message``) maps to it, so code written against a
+local ``Session`` catches the same class against a deployed service.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dialogkit.scenario.problems import Problem
+
+
+class DialogkitError(Exception):
+    """Root of every error dialogkit raises on purpose."""
+
+
+class ScenarioError(DialogkitError):
+    """A scenario could not be found, parsed or used."""
+
+
+class ScenarioNotFound(ScenarioError):
+    """A scenario name is not registered, or a scenario file does not exist."""
+
+
+class ScenarioInvalid(ScenarioError):
+    """A scenario graph has error-severity problems; ``problems`` lists all of them."""
+
+    def __init__(self, message: str, problems: list[Problem]) -> None:
+        self.problems = problems
+        lines = [message, *(f"  - {p}" for p in problems)]
+        super().__init__("\n".join(lines))
+
+
+class SessionNotFound(DialogkitError):
+    """A session id is unknown, or its dialogue state expired."""
+
+    def __init__(
+        self,
+        session_id: str = "",
+        *,
+        status_code: int | None = None,
+        body: Any = None,
+    ) -> None:
+        self.session_id = session_id
+        self.status_code = status_code
+        self.body = body
+        super().__init__(f"Session not found: {session_id!r}")
+
+
+class SkillError(DialogkitError):
+    """The skill runtime failed; ``code`` is a stable machine-readable reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(f"{code}: {message}")
+
+
+class LLMError(DialogkitError):
+    """A language-model call failed or answered something unusable."""
+
+
+class APIError(DialogkitError):
+    """The remote service answered with an error status; carries status and body."""
+
+    def __init__(self, status_code: int, body: Any, message: str | None = None) -> None:
+        self.status_code = status_code
+        self.body = body
+        super().__init__(message or f"HTTP {status_code}: {body!r}")
+
+
+class BadRequest(APIError):
+    """HTTP 400: the service rejected the request's content (e.g. an unknown scenario)."""
+
+
+class ValidationFailed(APIError):
+    """HTTP 422: the request body did not match the wire model."""
+
+
+class ServerError(APIError):
+    """HTTP 5xx: the service failed while handling the request."""

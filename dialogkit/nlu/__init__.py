@@ -1,0 +1,1 @@
+"""Natural-language understanding: rule-based (offline) and LLM providers."""

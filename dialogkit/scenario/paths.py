@@ -1,0 +1,53 @@
+"""Dotted paths into a turn's scope, shared by conditions, templates, input maps and result maps.
+
+A scope is a mapping of roots (``nlu``, ``slots``, ``context``, ``user``, ``input``, ``turn``)
+to nested mappings. Paths never raise: a missing step resolves to ``MISSING``, so a scenario
+cannot crash a turn by naming something that is not there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+ROOTS: Final = frozenset({"nlu", "slots", "context", "user", "input", "turn"})
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Final = _Missing()
+
+
+def resolve(data: Any, path: str) -> Any:
+    """Walk ``path`` (dots between keys, integers index lists) through ``data``."""
+    current = data
+    if not path:
+        return current
+    for step in path.split("."):
+        if isinstance(current, Mapping):
+            if step not in current:
+                return MISSING
+            current = current[step]
+        elif isinstance(current, Sequence) and not isinstance(current, str) and step.isdigit():
+            index = int(step)
+            if index >= len(current):
+                return MISSING
+            current = current[index]
+        elif hasattr(current, "model_dump") and hasattr(current, step):
+            current = getattr(current, step)
+        else:
+            return MISSING
+    return current
+
+
+def root_of(path: str) -> str:
+    """The first step of a dotted path."""
+    return path.split(".", 1)[0]

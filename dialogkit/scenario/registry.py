@@ -1,0 +1,57 @@
+"""The registry of named scenarios: which names the service accepts and where their files are.
+
+The registered set is data (``scenarios/registry.json``), not code, so a deployment can point
+``DIALOGKIT_SCENARIOS_DIR`` at its own folder with its own registry. Files that exist but are
+not listed (such as ``general_conversation``) can still be loaded by path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from dialogkit.errors import ScenarioNotFound
+
+REGISTRY_FILE = "registry.json"
+
+
+def scenarios_dir() -> Path:
+    """The folder holding scenario files and the registry."""
+    configured = os.environ.get("DIALOGKIT_SCENARIOS_DIR")
+    if configured:
+        return Path(configured)
+    return Path(__file__).resolve().parents[2] / "scenarios"
+
+
+@lru_cache(maxsize=8)
+def _read_registry(folder: Path) -> dict[str, str]:
+    path = folder / REGISTRY_FILE
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise ScenarioNotFound(f"Cannot read the scenario registry {path}: {exc}") from exc
+    if not isinstance(entries, dict):
+        raise ScenarioNotFound(f"The scenario registry {path} must map names to file names.")
+    return {str(name).lower(): str(file) for name, file in entries.items()}
+
+
+def registered_names() -> list[str]:
+    """The names ``Scenario.load`` accepts, sorted."""
+    return sorted(_read_registry(scenarios_dir()))
+
+
+def resolve_name(name: str) -> Path:
+    """The file of a registered scenario; the name is matched case-insensitively."""
+    key = name.strip().lower()
+    if not key:
+        raise ScenarioNotFound("The scenario name is empty; give one of the registered names.")
+    folder = scenarios_dir()
+    registry = _read_registry(folder)
+    if key not in registry:
+        known = ", ".join(sorted(registry)) or "none"
+        raise ScenarioNotFound(f"Scenario {name!r} is not registered (registered: {known}).")
+    return folder / registry[key]

@@ -1,0 +1,38 @@
+"""Process settings, read from the environment (and an optional ``.env`` file)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+OFFLINE_MODEL = "offline"
+"""The reserved model name that selects the built-in offline providers explicitly."""
+
+
+class Settings(BaseSettings):
+    """Everything a process can configure; unset model names mean the offline providers."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
+
+    core_default_llm: str = Field("", alias="CORE_DEFAULT_LLM")
+    core_nlu_llm: str = Field("", alias="CORE_NLU_LLM")
+    openai_base_url: str = Field("", alias="OPENAI_BASE_URL")
+    openai_api_key: str = Field("", alias="OPENAI_API_KEY")
+    llm_endpoints: str = Field(
+        "",
+        alias="DIALOGKIT_LLM_ENDPOINTS",
+        description="Per-model endpoints: JSON object or `model=url[|key];...`.",
+    )
+    llm_timeout_s: float = Field(30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0)
+    llm_max_retries: int = Field(1, alias="DIALOGKIT_LLM_MAX_RETRIES", ge=0)
+    hybrid_nlu: bool = Field(False, alias="DIALOGKIT_HYBRID_NLU")
+    hybrid_nlu_threshold: float = Field(0.8, alias="DIALOGKIT_HYBRID_NLU_THRESHOLD")
+    skill_runtime_base_url: str = Field("", alias="SKILL_RUNTIME_BASE_URL")
+    skill_runtime_timeout_s: float = Field(10.0, alias="SKILL_RUNTIME_TIMEOUT_S", gt=0)
+    skill_runtime_max_response_bytes: int = Field(
+        1024 * 1024, alias="SKILL_RUNTIME_MAX_RESPONSE_BYTES", gt=0
+    )
+    root_path: str = Field("", alias="DIALOGKIT_ROOT_PATH")
+    redis_url: str = Field("", alias="DIALOGKIT_REDIS_URL")
+    state_ttl_s: int = Field(3600, alias="DIALOGKIT_STATE_TTL_S", gt=0)
+    config_ttl_s: int = Field(24 * 3600, alias="DIALOGKIT_CONFIG_TTL_S", gt=0)

@@ -1,0 +1,1 @@
+"""Session storage: the SessionStore protocol and its implementations."""

@@ -1,0 +1,45 @@
+"""Counting language-model calls and tokens per session, so researchers can compare cost."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class ModelUsage(BaseModel):
+    calls: int = 0
+    failures: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class Usage(BaseModel):
+    """Per-purpose (``nlu``, ``nlg``) and per-model counters; lives in the dialogue state."""
+
+    by_purpose: dict[str, ModelUsage] = Field(default_factory=dict)
+    by_model: dict[str, ModelUsage] = Field(default_factory=dict)
+
+    def record(
+        self,
+        purpose: str,
+        model: str,
+        *,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+        failed: bool = False,
+    ) -> None:
+        for bucket in (
+            self.by_purpose.setdefault(purpose, ModelUsage()),
+            self.by_model.setdefault(model, ModelUsage()),
+        ):
+            bucket.calls += 1
+            bucket.failures += int(failed)
+            bucket.prompt_tokens += prompt_tokens
+            bucket.completion_tokens += completion_tokens
+
+    @property
+    def calls(self) -> int:
+        return sum(u.calls for u in self.by_purpose.values())
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(u.prompt_tokens + u.completion_tokens for u in self.by_purpose.values())

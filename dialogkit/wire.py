@@ -1,0 +1,205 @@
+"""pydantic models of the HTTP API, shared by the server, the remote client and the engine.
+
+Field names, types and defaults follow ``shared/spec/http-api.md`` exactly. Request models
+ignore unknown fields; responses drop null values when serialized (see ``to_json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class WireModel(BaseModel):
+    """Base of every wire model: unknown request fields are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON body as the service sends it: null-valued fields omitted."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class RootInfo(WireModel):
+    message: str = "dialogkit: graph-driven dialogue service"
+    version: str = ""
+    docs: str = "/docs"
+    redoc: str = "/redoc"
+    openapi: str = "/openapi.json"
+    api: str = ""
+
+
+class ChatbotSessionLocation(WireModel):
+    latitude: float = Field(ge=-90, le=90, description="WGS84 latitude.")
+    longitude: float = Field(ge=-180, le=180, description="WGS84 longitude.")
+
+
+class ChatbotSessionUser(WireModel):
+    id: str = ""
+    name: str = ""
+    age: int | None = None
+    location: ChatbotSessionLocation | str = ""
+    profile: dict[str, Any] = Field(default_factory=dict)
+    locale: str = ""
+    timezone: str = ""
+    date_time: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def sent_values(self) -> dict[str, Any]:
+        """Only the values actually sent: non-default and non-null, as stored in the session."""
+        values: dict[str, Any] = {}
+        for name, field in type(self).model_fields.items():
+            value = getattr(self, name)
+            default = field.get_default(call_default_factory=True)
+            if value is None or value == default:
+                continue
+            values[name] = value.model_dump() if isinstance(value, BaseModel) else value
+        return values
+
+
+class CompletionOptions(WireModel):
+    include_slots: bool = True
+    include_history: bool = False
+
+
+class ChatbotSessionCreateRequest(WireModel):
+    user: ChatbotSessionUser = Field(default_factory=ChatbotSessionUser)
+    scenario_name: str = ""
+    llm_choice: str = ""
+    nlu_llm_choice: str = ""
+    user_system_prompt: str = ""
+    bot_first: bool | None = None
+    max_fallback_retries: int | None = Field(None, ge=0)
+    stt_confidence_threshold: float = -0.7
+    completion_options: CompletionOptions = Field(default_factory=CompletionOptions)
+    scenario_graph: dict[str, Any] = Field(default_factory=dict)
+
+
+class ChatbotSessionCreateResponse(WireModel):
+    session_id: str = ""
+    message: str = "Session created"
+    llm_choice: str = ""
+    nlu_llm_choice: str = ""
+    user_system_prompt: str = ""
+    completion_options: CompletionOptions = Field(default_factory=CompletionOptions)
+    initial_response: str = ""
+    initial_current_node: str = ""
+    initial_turn_count: int = 0
+    initial_processing_time_ms: float = 0.0
+    initial_session_complete: bool = False
+
+
+class ChatbotValidateRequest(WireModel):
+    scenario_graph: dict[str, Any] = Field(default_factory=dict)
+
+
+class ChatbotValidateResponse(WireModel):
+    status: str = ""
+    message: str = ""
+
+
+class UserInput(WireModel):
+    id: str = ""
+    name: str = ""
+    age: int = 0
+
+
+class RequeryContext(WireModel):
+    requery_id: str = ""
+    trigger_type: str = ""
+    consecutive_attempt: int = Field(0, ge=0)
+
+
+class MessageInput(WireModel):
+    text: str = ""
+    confidence: float = 0.0
+    duration: float = 0.0
+    emotion: str = ""
+    requery_required: bool = False
+    requery_context: RequeryContext = Field(default_factory=RequeryContext)
+
+
+class ChatbotRequest(WireModel):
+    session_id: str = ""
+    user_input: UserInput = Field(default_factory=UserInput)
+    message_input: MessageInput = Field(default_factory=MessageInput)
+
+
+class HistoryEntry(WireModel):
+    role: str
+    message: str
+
+
+class ChatbotFinalData(WireModel):
+    end_reason: str = "completed"
+    slots: dict[str, Any] | None = None
+    conversation_history: list[HistoryEntry] | None = None
+
+
+class ChatbotMessageResponse(WireModel):
+    session_id: str = ""
+    response: str = ""
+    current_node: str = ""
+    turn_count: int = 0
+    processing_time_ms: float = 0.0
+    session_complete: bool = False
+    final_data: ChatbotFinalData | None = None
+    error: bool = False
+
+
+class ChatbotSessionInfoResponse(WireModel):
+    session_id: str = ""
+    current_node: str = ""
+    turn_count: int = 0
+    session_complete: bool = False
+    slots: dict[str, Any] = Field(default_factory=dict)
+    context: dict[str, Any] = Field(default_factory=dict)
+    expires_at: str | None = None
+    ttl_seconds: int | None = None
+
+
+class ErrorDetail(WireModel):
+    """The body of a 400 or 404: ``{"detail": "..."}``."""
+
+    detail: str
+
+
+class ValidationErrorItem(WireModel):
+    type: str
+    loc: list[str | int]
+    msg: str
+    input: Any = None
+
+
+class ValidationErrorBody(WireModel):
+    """The body of a 422, in the FastAPI style the reference service uses."""
+
+    detail: list[ValidationErrorItem]
+
+
+# Skill runtime contract (outbound: POST {skill_runtime_url}/v1/skills/execute).
+
+
+class SkillContext(WireModel):
+    request_id: str = ""
+    session_id: str = ""
+    skill_version: str = ""
+    locale: str = ""
+    timezone: str = ""
+
+
+class SkillRequest(WireModel):
+    skill_id: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    context: SkillContext = Field(default_factory=SkillContext)
+
+
+class SkillResponse(BaseModel):
+    """A runtime's answer; ``result`` must be an object (checked strictly, not coerced)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    success: bool = True
+    result: dict[str, Any] = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,48 @@
+"""Builders and doubles shared by tests (import as ``tests.helpers``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from dialogkit.skills.base import SkillCall, SkillOutcome
+
+ROOT = Path(__file__).resolve().parents[1]
+COFFEE = ROOT / "docs" / "examples" / "coffee.json"
+
+
+def make_graph(
+    nodes: list[dict[str, Any]],
+    *,
+    entry: str | None = None,
+    language: str = "en",
+    **top: Any,
+) -> dict[str, Any]:
+    """A valid scenario document around ``nodes`` (first node is the entry by default)."""
+    graph_extra = {k: top.pop(k) for k in ("bot_first", "global_transitions") if k in top}
+    return {
+        "metadata": {
+            "slug": "t",
+            "name": "Test",
+            "description": "A test graph.",
+            "language": language,
+            "version": "1",
+        },
+        "prompts": {"bot": "Be brief."},
+        **top,
+        "graph": {"entry": entry or nodes[0]["id"], "nodes": nodes, **graph_extra},
+    }
+
+
+class RecordingSkills:
+    """A skill runner double: records calls and answers scripted outcomes."""
+
+    def __init__(self, *outcomes: SkillOutcome) -> None:
+        self.calls: list[SkillCall] = []
+        self.outcomes = list(outcomes)
+
+    async def run(self, call: SkillCall) -> SkillOutcome:
+        self.calls.append(call)
+        if self.outcomes:
+            return self.outcomes.pop(0)
+        return SkillOutcome(status="success", reply=f"ran {call.node.params.skill}")
