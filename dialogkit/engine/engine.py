@@ -52,9 +52,7 @@ class Engine:
         skills: SkillRunner | None = None,
     ) -> None:
         self.settings = settings or Settings()
-        self.store: SessionStore = store or MemoryStore(
-            state_ttl_s=self.settings.state_ttl_s, config_ttl_s=self.settings.config_ttl_s
-        )
+        self.store: SessionStore = store or _default_store(self.settings)
         self.router: Router = router or _default_router(self.settings)
         self.skills: SkillRunner = skills or _default_skills(self.settings)
         self.portal = Portal()
@@ -314,6 +312,15 @@ class Engine:
 
 def _first_of(*values: bool | None) -> bool:
     return next((value for value in values if value is not None), False)
+
+
+def _default_store(settings: Settings) -> SessionStore:
+    state_ttl_s, config_ttl_s = settings.state_ttl_s, settings.config_ttl_s
+    if settings.redis_url:
+        from dialogkit.store.redis import RedisStore
+
+        return RedisStore(settings.redis_url, state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s)
+    return MemoryStore(state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s)
 
 
 def _default_router(settings: Settings) -> Router:
