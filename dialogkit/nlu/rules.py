@@ -37,6 +37,7 @@ _QUESTION = re.compile(r"[?？]\s*$|(까요|나요|니까|ですか|ますか|�
 _STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
 
 
+@lru_cache(maxsize=8192)
 def normalize(text: str) -> str:
     """Lower-case, NFKC, punctuation and spaces removed: what n-grams are taken from."""
     return _STRIP.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()

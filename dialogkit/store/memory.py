@@ -49,7 +49,12 @@ class _ExpiringMap(Generic[T]):
 
 
 class MemoryStore:
-    """Sessions in this process only: lost on restart, not shared between workers."""
+    """Sessions in this process only: lost on restart, not shared between workers.
+
+    States are kept serialized, as Redis would keep them: every read is a private copy, so
+    a turn that fails half-way cannot have touched the stored state (and JSON round trips
+    are cheaper than deep copies of pydantic models).
+    """
 
     def __init__(
         self,
@@ -62,7 +67,7 @@ class MemoryStore:
         self.config_ttl_s = config_ttl_s
         self._clock = clock
         self._configs: _ExpiringMap[SessionConfig] = _ExpiringMap(clock)
-        self._states: _ExpiringMap[DialogueState] = _ExpiringMap(clock)
+        self._states: _ExpiringMap[bytes] = _ExpiringMap(clock)
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
     async def put_config(self, config: SessionConfig) -> None:
@@ -73,14 +78,15 @@ class MemoryStore:
         return item[0] if item else None
 
     async def put_state(self, session_id: str, state: DialogueState) -> float:
-        return self._states.put(session_id, state, self.state_ttl_s)
+        return self._states.put(session_id, state.model_dump_json().encode(), self.state_ttl_s)
 
     async def get_state(self, session_id: str) -> StoredState | None:
         item = self._states.get(session_id)
         if item is None:
             return None
-        state, expires_at = item
-        return StoredState(state.model_copy(deep=True), expires_at, expires_at - self._clock())
+        raw, expires_at = item
+        state = DialogueState.model_validate_json(raw)
+        return StoredState(state, expires_at, expires_at - self._clock())
 
     @asynccontextmanager
     async def lock(self, session_id: str) -> AsyncIterator[None]:
