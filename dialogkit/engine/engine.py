@@ -324,12 +324,8 @@ def _default_store(settings: Settings) -> SessionStore:
 
 
 def _default_router(settings: Settings) -> Router:
-    try:
-        from dialogkit.llm.router import ModelRouter
-    except ImportError:
-        from dialogkit.engine.providers import OfflineRouter
+    from dialogkit.llm.router import ModelRouter
 
-        return OfflineRouter()
     return ModelRouter(settings)
 
 

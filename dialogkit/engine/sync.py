@@ -59,6 +59,7 @@ class Portal:
             self._loop = self._thread = None
         if loop is None or thread is None:
             return
+        asyncio.run_coroutine_threadsafe(loop.shutdown_asyncgens(), loop).result(timeout=5)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
         loop.close()
