@@ -36,7 +36,9 @@ from dialogkit.scenario.conditions import evaluate, iter_conditions
 from dialogkit.scenario.model import Intent, Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.scenario.templates import render
+from dialogkit.scenario.validate import ENGINE_CONTEXT_KEYS
 from dialogkit.skills.base import SkillCall, SkillOutcome, SkillRunner
+from dialogkit.skills.result import failure_outcome
 from dialogkit.wire import HistoryEntry
 
 logger = logging.getLogger("dialogkit.turn")
@@ -46,7 +48,6 @@ FALLBACK_ATTEMPTS = 3
 MAX_PASS_THROUGH = 16
 """Hops one turn may pass through nodes that do not wait for input (guards cycles)."""
 HISTORY_WINDOW = 8
-ENGINE_CONTEXT_KEYS = frozenset({"session_user", "last_skill_status", "time_of_day", "daypart"})
 
 
 @dataclass
@@ -361,14 +362,9 @@ class Turn:
         )
         try:
             outcome = await self.skills.run(call)
-        except Exception:
+        except Exception as exc:
             logger.exception("skill runner raised for node %s", node.id)
-            outcome = SkillOutcome(
-                status="error",
-                reply=self._template(node, "skill_error", "error", "default")
-                or phrases.skill_error(self.scenario.language),
-                error_code="SKILL_RUNNER_CRASHED",
-            )
+            outcome = failure_outcome(call, "SKILL_RUNNER_CRASHED", repr(exc))
         if outcome.status == "error":
             logger.warning(
                 "skill %s failed at node %s: %s %s",

@@ -33,7 +33,8 @@ REQUIRED_METADATA = ("slug", "name", "language", "version")
 TURN_FIELDS = frozenset({"count", "node_turns", "fallbacks"})
 NLU_FIELDS = frozenset({"intent", "entities", "confidence", "dialogue_act"})
 INPUT_FIELDS = frozenset({"text", "confidence"})
-RESERVED_CONTEXT = frozenset({"session_user", "last_skill_status"})
+ENGINE_CONTEXT_KEYS = frozenset({"session_user", "last_skill_status", "time_of_day", "daypart"})
+"""Context keys the engine owns; scenarios and skills cannot write them."""
 
 
 def validate_document(data: Any) -> tuple[ScenarioDocument | None, list[Problem]]:
@@ -368,7 +369,7 @@ class _Checker:
             yield Problem(
                 path=path, message=f"Slot {key!r} is not declared in the `slots` registry."
             )
-        elif root == "context" and (key in RESERVED_CONTEXT or key.startswith("_")):
+        elif root == "context" and (key in ENGINE_CONTEXT_KEYS or key.startswith("_")):
             yield Problem(path=path, message=f"Context key {key!r} is reserved for the engine.")
 
     def _template(self, template: str, path: str) -> Iterator[Problem]:
