@@ -1,5 +1,6 @@
 """dialogkit: graph-driven dialogue, in-process or against a deployed service."""
 
+from dialogkit.client import AsyncClient, AsyncRemoteSession, Client, RemoteSession
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.session import Reply, Session
 from dialogkit.errors import (
@@ -22,11 +23,15 @@ __version__ = "0.1.0"
 
 __all__ = [
     "APIError",
+    "AsyncClient",
+    "AsyncRemoteSession",
     "BadRequest",
+    "Client",
     "DialogkitError",
     "Engine",
     "LLMError",
     "Problem",
+    "RemoteSession",
     "Reply",
     "Scenario",
     "ScenarioError",

@@ -1,0 +1,375 @@
+"""The HTTP service: a thin adapter between the wire models and the engine.
+
+Every route parses a wire model, calls the engine and maps the outcome to the contract in
+``shared/spec/http-api.md``; nothing about dialogue lives here. Routes are mounted twice when a
+root path (``DIALOGKIT_ROOT_PATH``) is configured, so the service works behind a proxy that
+strips the prefix and behind one that forwards it unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from importlib import metadata
+from types import SimpleNamespace
+from typing import Any
+
+from sanic import Blueprint, HTTPResponse, Request, Sanic
+from sanic.config import Config
+
+from dialogkit.engine.engine import Engine
+from dialogkit.errors import ScenarioError, ScenarioInvalid, SessionNotFound
+from dialogkit.scenario import validate_document
+from dialogkit.scenario.problems import errors
+from dialogkit.settings import Settings
+from dialogkit.wire import (
+    ChatbotMessageResponse,
+    ChatbotRequest,
+    ChatbotSessionCreateRequest,
+    ChatbotSessionCreateResponse,
+    ChatbotSessionInfoResponse,
+    ChatbotValidateRequest,
+    ChatbotValidateResponse,
+    ErrorDetail,
+    RootInfo,
+    ValidationErrorBody,
+    WireModel,
+)
+from dialogkit_server import openapi
+from dialogkit_server.errors import (
+    SESSION_NOT_FOUND,
+    DetailError,
+    PublicErrorHandler,
+    dumps,
+    json_answer,
+    parse_body,
+    register_error_handlers,
+)
+
+logger = logging.getLogger("dialogkit.server")
+
+TITLE = "dialogkit"
+
+LIMITS: dict[str, Any] = {
+    # A scenario graph is the largest body the contract knows; 2 MiB holds hundreds of nodes.
+    "REQUEST_MAX_SIZE": 2 * 1024 * 1024,
+    "REQUEST_TIMEOUT": 30,
+    # Longer than the worst turn: LLM NLU and NLG with retries, plus a skill call.
+    "RESPONSE_TIMEOUT": 120,
+    # Above the 60 s idle timeout of common proxies and load balancers, so they close first.
+    "KEEP_ALIVE_TIMEOUT": 75,
+}
+"""Sanic limits; each can be overridden with ``SANIC_<NAME>`` in the environment."""
+
+SAFETY: dict[str, Any] = {
+    # Errors are JSON whatever the client accepts (and never debug pages: PublicErrorHandler).
+    "FALLBACK_ERROR_FORMAT": "json",
+}
+
+_app_numbers = itertools.count(1)
+
+
+def service_version() -> str:
+    """The deployed build: the installed distribution, else the work tree's version."""
+    try:
+        return metadata.version("dialogkit")
+    except metadata.PackageNotFoundError:
+        from dialogkit import __version__
+
+        return __version__
+
+
+def normalize_root_path(value: str) -> str:
+    """``"dm"``, ``"/dm/"`` and ``"/dm"`` all mean the prefix ``/dm``; ``"/"`` means none."""
+    stripped = value.strip().strip("/")
+    return f"/{stripped}" if stripped else ""
+
+
+def create_app(
+    engine: Engine | None = None,
+    settings: Settings | None = None,
+    *,
+    name: str | None = None,
+) -> Sanic[Config, SimpleNamespace]:
+    """Build the service around ``engine`` (a new ``Engine(settings)`` when omitted).
+
+    ``settings`` default to the engine's; the service reads only ``root_path`` from them. An
+    engine created here is closed when the server stops; a given one belongs to the caller.
+    ``name`` must be unique among the process's Sanic apps; by default one is generated.
+    """
+    owns_engine = engine is None
+    if engine is None:
+        engine = Engine(settings)
+    settings = settings if settings is not None else engine.settings
+    root_path = normalize_root_path(settings.root_path)
+    version = service_version()
+
+    config = Config(defaults={**LIMITS, **openapi.sanic_ext_config(TITLE, version)})
+    app = Sanic(name or _unique_name(), config=config, error_handler=PublicErrorHandler())
+    app.config.update(SAFETY)
+    openapi.extend(app)
+    register_error_handlers(app)
+
+    mounts = [""] if not root_path else ["", root_path]
+    for index, prefix in enumerate(mounts):
+        api = _api_blueprint(f"api{index}", prefix, engine, settings, version)
+        docs = openapi.docs_blueprint(
+            f"docs{index}", prefix=prefix, root_path=root_path, title=TITLE
+        )
+        app.blueprint(api)
+        app.blueprint(docs)
+        openapi.exclude(docs)
+        if prefix:
+            openapi.exclude(api)
+    openapi.snapshot_on_start(app, root_path)
+
+    if owns_engine:
+
+        async def close_engine(app: Sanic[Any, Any]) -> None:
+            await engine.aclose()
+
+        app.after_server_stop(close_engine)
+    return app
+
+
+def _unique_name() -> str:
+    number = next(_app_numbers)
+    return TITLE if number == 1 else f"{TITLE}_{number}"
+
+
+def _api_blueprint(
+    name: str, prefix: str, engine: Engine, settings: Settings, version: str
+) -> Blueprint:
+    """The contract's routes; built per mount so each copy has its own OpenAPI operation."""
+    bp = Blueprint(name, url_prefix=prefix or None)
+    root_path = normalize_root_path(settings.root_path)
+    root_info = RootInfo(
+        version=version,
+        docs=f"{root_path}{openapi.DOCS_PATH}",
+        redoc=f"{root_path}{openapi.REDOC_PATH}",
+        openapi=f"{root_path}{openapi.OPENAPI_PATH}",
+        api=settings.root_path,
+    )
+    v1_info = root_info.model_copy(update={"message": f"{root_info.message} (API v1)"})
+
+    async def root(request: Request) -> HTTPResponse:
+        return _answer(root_info)
+
+    async def v1_root(request: Request) -> HTTPResponse:
+        return _answer(v1_info)
+
+    async def create_session(request: Request) -> HTTPResponse:
+        body = parse_body(request, ChatbotSessionCreateRequest)
+        with _scenario_errors():
+            session = await engine.astart(body.scenario_name, **_start_options(body))
+        reply = session.initial_reply
+        return _answer(
+            ChatbotSessionCreateResponse(
+                session_id=session.id,
+                llm_choice=body.llm_choice,
+                nlu_llm_choice=body.nlu_llm_choice,
+                user_system_prompt=body.user_system_prompt,
+                completion_options=body.completion_options,
+                initial_response=reply.response,
+                initial_current_node=reply.current_node,
+                initial_turn_count=reply.turn_count,
+                initial_processing_time_ms=reply.processing_time_ms,
+                initial_session_complete=reply.session_complete,
+            )
+        )
+
+    async def create_session_json(request: Request) -> HTTPResponse:
+        body = parse_body(request, ChatbotSessionCreateRequest)
+        if not body.scenario_graph:
+            raise DetailError(400, "scenario_graph is required: send the graph as an object.")
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug("scenario graph: %s", dumps(body.scenario_graph))
+        with _scenario_errors():
+            session = await engine.astart(body.scenario_graph, **_start_options(body))
+        return _answer(session.initial_reply)
+
+    async def validate(request: Request) -> HTTPResponse:
+        body = parse_body(request, ChatbotValidateRequest)
+        _, problems = validate_document(body.scenario_graph)
+        found = errors(problems)
+        if found:
+            logger.warning(
+                "scenario validation failed:\n%s", "\n".join(f"  - {p}" for p in problems)
+            )
+            message = f"Scenario validation failed: {len(found)} error(s)"
+            return _answer(ChatbotValidateResponse(status="error", message=message))
+        warnings = len(problems)
+        message = "Scenario is valid" + (f" ({warnings} warning(s))" if warnings else "")
+        return _answer(ChatbotValidateResponse(status="success", message=message))
+
+    async def message(request: Request) -> HTTPResponse:
+        body = parse_body(request, ChatbotRequest)
+        text, confidence = body.message_input.text, body.message_input.confidence
+        try:
+            reply = await engine.amessage(body.session_id, text, confidence)
+        except SessionNotFound:
+            raise DetailError(404, SESSION_NOT_FOUND) from None
+        except Exception:
+            # The contract's answer to an internal failure: 200 with error=true, no details.
+            logger.exception("turn failed for session %r", body.session_id)
+            return _answer(ChatbotMessageResponse(error=True))
+        return _answer(reply)
+
+    async def session_info(request: Request, session_id: str) -> HTTPResponse:
+        try:
+            info = await engine.ainfo(session_id)
+        except SessionNotFound:
+            raise DetailError(404, SESSION_NOT_FOUND) from None
+        return _answer(info)
+
+    routes: list[tuple[openapi.Handler, str, str, str]] = [
+        (root, "GET", "/", "root"),
+        (v1_root, "GET", "/v1/", "v1_root"),
+        (create_session, "POST", "/v1/session", "create_session"),
+        (create_session_json, "POST", "/v1/session/json", "create_session_json"),
+        (validate, "POST", "/v1/session/validate", "validate"),
+        (message, "POST", "/v1/message", "message"),
+        (session_info, "GET", "/v1/session/<session_id:str>", "session_info"),
+    ]
+    for handler, method, path, route_name in routes:
+        bp.add_route(handler, path, methods=[method], name=route_name)
+        if not prefix:
+            openapi.document(handler, **_OPERATIONS[route_name])
+    return bp
+
+
+_INFO = (RootInfo, "Build version and documentation paths")
+_BAD_SCENARIO = (ErrorDetail, "Unknown scenario, unusable graph, or missing scenario_graph")
+_BAD_BODY = (ValidationErrorBody, "The body is not an object of the documented shape")
+_NO_SESSION = (ErrorDetail, "Session not found (unknown id, or expired state)")
+
+_OPERATIONS: dict[str, dict[str, Any]] = {
+    "root": {
+        "summary": "Service info",
+        "description": "Liveness only: proves the process answers HTTP.",
+        "responses": {200: _INFO},
+    },
+    "v1_root": {
+        "summary": "API v1 info",
+        "description": "The same body as `GET /`, reached under the versioned prefix.",
+        "responses": {200: _INFO},
+    },
+    "create_session": {
+        "summary": "Create a session from a registered scenario",
+        "description": "Uses `scenario_name` (case-insensitive); `scenario_graph` is ignored.",
+        "body": ChatbotSessionCreateRequest,
+        "responses": {
+            200: (ChatbotSessionCreateResponse, "Session created; initial_* hold the first turn"),
+            400: _BAD_SCENARIO,
+            422: _BAD_BODY,
+        },
+    },
+    "create_session_json": {
+        "summary": "Create a session from a scenario graph",
+        "description": "Uses `scenario_graph`; `scenario_name` is ignored. "
+        "Answers the first reply (bot-first) or the initial snapshot.",
+        "body": ChatbotSessionCreateRequest,
+        "responses": {
+            200: (ChatbotMessageResponse, "The initial reply of the session"),
+            400: _BAD_SCENARIO,
+            422: _BAD_BODY,
+        },
+    },
+    "validate": {
+        "summary": "Validate a scenario graph",
+        "description": "No session is created; the list of problems goes to the server log.",
+        "body": ChatbotValidateRequest,
+        "responses": {200: (ChatbotValidateResponse, "status: success or error"), 422: _BAD_BODY},
+    },
+    "message": {
+        "summary": "Send one user utterance",
+        "description": "Only session_id, message_input.text and message_input.confidence "
+        "are used. Turns of one session are serialized.",
+        "body": ChatbotRequest,
+        "responses": {
+            200: (ChatbotMessageResponse, "The bot reply; error=true on an internal failure"),
+            404: _NO_SESSION,
+            422: _BAD_BODY,
+        },
+    },
+    "session_info": {
+        "summary": "Read a session's state",
+        "description": "For trusted backends only: includes the runtime context and user data.",
+        "responses": {200: (ChatbotSessionInfoResponse, "The session state"), 404: _NO_SESSION},
+    },
+}
+"""The public description of each route, keyed by route name."""
+
+
+def _start_options(body: ChatbotSessionCreateRequest) -> dict[str, Any]:
+    """The create request as ``Engine.astart`` keyword arguments."""
+    return {
+        "user": body.user,
+        "bot_first": body.bot_first,
+        "llm_choice": body.llm_choice,
+        "nlu_llm_choice": body.nlu_llm_choice,
+        "user_system_prompt": body.user_system_prompt,
+        "max_fallback_retries": body.max_fallback_retries,
+        "stt_confidence_threshold": body.stt_confidence_threshold,
+        "completion_options": body.completion_options,
+    }
+
+
+@contextmanager
+def _scenario_errors() -> Iterator[None]:
+    """A scenario that cannot be found, parsed or used is the client's error: 400."""
+    try:
+        yield
+    except ScenarioInvalid as exc:
+        raise DetailError(400, _summary(exc)) from None
+    except ScenarioError as exc:
+        raise DetailError(400, str(exc)) from None
+
+
+def _summary(exc: ScenarioInvalid, shown: int = 3) -> str:
+    """One line: the headline, the error count and the first few problems."""
+    headline = str(exc).splitlines()[0].rstrip(":")
+    found = errors(exc.problems) or exc.problems
+    listed = "; ".join(str(p) for p in found[:shown])
+    more = f" (and {len(found) - shown} more)" if len(found) > shown else ""
+    return f"{headline}: {len(found)} error(s): {listed}{more}"
+
+
+def _answer(model: WireModel) -> HTTPResponse:
+    """A 200 with the model's wire form (nulls omitted; a ``Reply``'s trace never leaves)."""
+    return json_answer(model.to_json())
+
+
+def serve(
+    host: str,
+    port: int,
+    settings: Settings | None = None,
+    *,
+    with_skill_runtime: bool = False,
+) -> None:
+    """Run the service in this process until interrupted (one worker, in-memory sessions)."""
+    settings = settings if settings is not None else Settings()
+    with ExitStack() as stack:
+        if with_skill_runtime:
+            settings = stack.enter_context(_skill_runtime(settings))
+        app = create_app(settings=settings)
+        app.run(host=host, port=port, single_process=True, debug=False)
+
+
+@contextmanager
+def _skill_runtime(settings: Settings) -> Iterator[Settings]:
+    """Run the reference skill runtime beside the service, unless one is configured."""
+    if settings.skill_runtime_base_url:
+        logger.info("using the skill runtime at %s", settings.skill_runtime_base_url)
+        yield settings
+        return
+    from dialogkit.skills.runtime import RuntimeServer
+
+    with RuntimeServer() as runtime:
+        logger.info("started the reference skill runtime at %s", runtime.base_url)
+        yield settings.model_copy(update={"skill_runtime_base_url": runtime.base_url})
+
+
+__all__ = ["create_app", "serve", "service_version"]
