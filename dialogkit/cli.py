@@ -69,7 +69,7 @@ def _schema(_args: argparse.Namespace) -> int:
 
 
 def _chat(args: argparse.Namespace) -> int:
-    from dialogkit.notebook.terminal import chat
+    from dialogkit.terminal import chat
 
     return chat(args.scenario, llm=args.llm, server=args.server)
 
