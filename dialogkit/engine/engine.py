@@ -194,7 +194,7 @@ class Engine:
         if state.session_complete:
             options = config.completion_options
             final = ChatbotFinalData(
-                end_reason=state.end_reason or "completed",
+                end_reason=end_reason(state),
                 slots=dict(state.slots) if options.include_slots else None,
                 conversation_history=(
                     [HistoryEntry(role=h.role, message=h.message) for h in state.history]
@@ -308,6 +308,13 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def end_reason(state: DialogueState) -> str:
+    """The stored reason (``context.end_reason``), else the completing transition's, else
+    ``completed``."""
+    stored = state.context.get("end_reason")
+    return str(stored) if stored else state.completion_reason or "completed"
 
 
 def _first_of(*values: bool | None) -> bool:

@@ -54,7 +54,9 @@ class DialogueState(BaseModel):
     slots: dict[str, Any] = Field(default_factory=dict)
     context: dict[str, Any] = Field(default_factory=dict)
     session_complete: bool = False
-    end_reason: str | None = None
+    completion_reason: str | None = Field(
+        None, description="The reason of the last completing transition that gave one."
+    )
     history: list[HistoryEntry] = Field(default_factory=list)
     node_turns: int = 0
     fallback_retries: int = 0
@@ -64,6 +66,7 @@ class DialogueState(BaseModel):
         False, description="The entry node was not entered yet (bot_first false)."
     )
     last_question: str = ""
+    last_reply: str = Field("", description="The last reply of a normal turn (for `repeat`).")
     transcript: list[TurnRecord] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
 

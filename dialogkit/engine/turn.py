@@ -30,12 +30,12 @@ from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
 from dialogkit.nlg.dedupe import said_before
 from dialogkit.nlu.base import NLUProvider, NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
-from dialogkit.nlu.entities import INVALID, coerce
+from dialogkit.nlu.entities import INVALID, coerce, is_open
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import evaluate, iter_conditions
 from dialogkit.scenario.model import Intent, Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.scenario.templates import render
+from dialogkit.scenario.templates import render, variants
 from dialogkit.scenario.validate import ENGINE_CONTEXT_KEYS
 from dialogkit.skills.base import SkillCall, SkillOutcome, SkillRunner
 from dialogkit.skills.result import failure_outcome
@@ -91,6 +91,7 @@ class Turn:
         reply = await self._enter(self.scenario.entry, None, greeting=True)
         self.state.turn_count = 1
         self._record_assistant(reply)
+        self.state.last_reply = reply
         return reply
 
     # ----------------------------------------------------------------- a user message
@@ -114,12 +115,13 @@ class Turn:
 
         # 3. Choose the move.
         lead = await self._run_pending_entry(node)
+        self._fill_slots(node, distinctive_only=True)
         move = self._match(self.scenario.document.graph.global_transitions)
-        if move is None:
-            move = self._turn_limit(node)
         if move is None:
             self._fill_slots(node)
             move = self._match(node.next_nodes)
+            if move is None or move.kind == "stay":
+                move = self._turn_limit(node) or move
         if move is None:
             move = self._default_move(node, exhausted)
         if move is None:
@@ -133,6 +135,7 @@ class Turn:
             self.state.fallback_retries = 0
         reply = " ".join(part for part in (lead, reply) if part)
         self._record_assistant(reply)
+        self.state.last_reply = reply
         return TurnOutcome(reply=reply, nlu=self._nlu)
 
     # ----------------------------------------------------------------- choosing a move
@@ -160,10 +163,7 @@ class Turn:
         if self.state.node_turns + 1 < params.turn_limit:
             return None
         target = params.turn_limit_next or node.default_next
-        if target is None:
-            return None
-        self.state.end_reason = self.state.end_reason or "turn_limit"
-        return Move("goto", target, None, "turn_limit")
+        return None if target is None else Move("goto", target, None, "turn_limit")
 
     def _default_move(self, node: Node, exhausted: bool) -> Move | None:
         """What happens when no transition matched: default_next, or re-ask, or nothing."""
@@ -183,8 +183,7 @@ class Turn:
         if move.kind == "goto":
             return await self._enter(move.target, move)
         if move.kind == "repeat":
-            earlier = self.state.assistant_messages()
-            return earlier[-1] if earlier else await self._node_reply(node, greeting=False)
+            return self.state.last_reply or await self._node_reply(node, greeting=False)
         if move.kind == "help":
             help_text = self._template(node, "help") or phrases.help_text(self.scenario.language)
             return " ".join(p for p in (help_text, self._question(node)) if p)
@@ -245,7 +244,8 @@ class Turn:
                 self._complete(move)
             slots_done = bool(node.collect_slots) and not self._missing_slots(node)
             follow = self._pass_on(node, slots_done)
-            if not (slots_done and follow is not None):
+            silent = follow is not None and (slots_done or self._is_silent(node))
+            if not silent:
                 parts.append(await self._node_reply(node, greeting=greeting))
             greeting = False
             if follow is None:
@@ -254,6 +254,11 @@ class Turn:
                 self._apply_effects(follow.transition)
             node_id, move = follow.target, follow
         return " ".join(part for part in parts if part)
+
+    def _is_silent(self, node: Node) -> bool:
+        """A routing node: it passes on and has nothing of its own to say."""
+        has_text = node.responses.get("default") or (self._skill and self._skill.reply)
+        return not node.wait_for_input and not has_text and not self._question(node)
 
     def _pass_on(self, node: Node, slots_complete: bool) -> Move | None:
         """The move of a node that does not wait (or has nothing left to ask)."""
@@ -266,13 +271,23 @@ class Turn:
 
     def _complete(self, move: Move | None) -> None:
         self.state.session_complete = True
-        if self.state.end_reason is None:
-            self.state.end_reason = (move.reason if move else None) or "completed"
+        if move is not None and move.reason:
+            self.state.completion_reason = move.reason
 
     # ----------------------------------------------------------------- slots
 
-    def _fill_slots(self, node: Node) -> None:
+    def _fill_slots(self, node: Node, *, distinctive_only: bool = False) -> None:
+        """Write the node's slots from the entities.
+
+        Before global transitions only distinctive values (an enum, a date, a pattern
+        match...) are written: they were said on purpose even if the sentence also triggers
+        a global move. Open values (a whole answer taken as text, a bare number) are written
+        only when the node itself handles the turn.
+        """
         for name in (*node.collect_slots, *node.accept_slots):
+            slot = self.scenario.slot(name)
+            if distinctive_only and (slot is None or is_open(slot)):
+                continue
             if name in self._nlu.entities:
                 self.state.slots[name] = self._nlu.entities[name]
                 self._filled[name] = self._nlu.entities[name]
@@ -293,7 +308,11 @@ class Turn:
     # ----------------------------------------------------------------- NLU
 
     async def _understand(self, node: Node, text: str) -> NLUResult:
-        intents: dict[str, Intent] = {**BUILTIN_INTENTS, **self.scenario.document.intents}
+        own = self.scenario.document.intents
+        intents: dict[str, Intent] = {
+            **own,
+            **{name: i for name, i in BUILTIN_INTENTS.items() if name not in own},
+        }
         request = NLURequest(
             scenario=self.scenario,
             node=node,
@@ -385,20 +404,30 @@ class Turn:
     # ----------------------------------------------------------------- replies
 
     def _template(self, node: Node, *keys: str) -> str:
-        """The first non-empty of the node's templates, then the scenario's, rendered."""
-        scope = self.scope()
+        """The node's template for the first key it has (else the scenario's), rendered.
+
+        Of a list of variants, the first one not said before is used, else the first.
+        """
         for source in (node.responses, self.scenario.document.responses):
             for key in keys:
-                text = render(source.get(key, ""), scope)
+                text = self._variant(source.get(key))
                 if text:
                     return text
         return ""
+
+    def _variant(self, template: str | list[str] | None) -> str:
+        scope = self.scope()
+        texts = [text for text in (render(v, scope) for v in variants(template)) if text]
+        if not texts:
+            return ""
+        earlier = self.state.assistant_messages()
+        return next((text for text in texts if not said_before(text, earlier)), texts[0])
 
     async def _node_reply(self, node: Node, *, greeting: bool, entering: bool = True) -> str:
         """The reply of the node the session is at: it always asks for what the node expects."""
         question = self._question(node)
         skill = self._skill
-        default = render(node.responses.get("default", ""), self.scope())
+        default = self._variant(node.responses.get("default"))
         if entering and skill is not None and skill.reply:
             reference = skill.reply
         elif node.collect_slots and not entering:
@@ -505,6 +534,7 @@ class Turn:
             "user": self.config.user,
             "input": self._input,
             "turn": {
+                "node": self.state.current_node,
                 "count": self.state.turn_count,
                 "node_turns": self.state.node_turns,
                 "fallbacks": self.state.fallback_retries,

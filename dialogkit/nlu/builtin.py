@@ -2,7 +2,7 @@
 
 They cover the conversational moves no scenario should have to teach again (yes, no, hello,
 goodbye, help, say that again, thanks), with examples in Korean, Japanese and English. A
-scenario intent of the same name extends the built-in one.
+scenario intent of the same name replaces the built-in one.
 """
 
 from __future__ import annotations
@@ -13,7 +13,50 @@ from dialogkit.scenario.model import Intent
 
 STT_LOW_CONFIDENCE: Final = "stt_low_confidence"
 
+# Order matters: ties go to the intent listed first, and a tie between "yes" and "no"
+# ("아니요 안 맞아요" hits keywords of both) must not confirm anything.
 BUILTIN_INTENTS: Final[dict[str, Intent]] = {
+    "deny": Intent(
+        description="The user disagrees, declines or says something is wrong.",
+        examples=[
+            "아니요",
+            "아니",
+            "아니에요",
+            "싫어요",
+            "틀렸어요",
+            "아닙니다",
+            "안 맞아요",
+            "그게 아니에요",
+            "いいえ",
+            "違います",
+            "いや",
+            "結構です",
+            "違いますよ",
+            "no",
+            "nope",
+            "not really",
+            "that's wrong",
+            "no thanks",
+            "that's not right",
+            "not correct",
+        ],
+        keywords=[
+            "아니요",
+            "아니에요",
+            "틀렸",
+            "틀려",
+            "안 맞",
+            "아닌데",
+            "いいえ",
+            "違います",
+            "違う",
+            "nope",
+            "not correct",
+            "incorrect",
+            "not right",
+            "wrong",
+        ],
+    ),
     "affirm": Intent(
         description="The user agrees or confirms.",
         examples=[
@@ -40,27 +83,6 @@ BUILTIN_INTENTS: Final[dict[str, Intent]] = {
             "sounds good",
         ],
         keywords=["네 맞", "맞아요", "맞습니다", "그렇습니다", "はい", "yes", "correct"],
-    ),
-    "deny": Intent(
-        description="The user disagrees, declines or says something is wrong.",
-        examples=[
-            "아니요",
-            "아니",
-            "아니에요",
-            "싫어요",
-            "틀렸어요",
-            "아닙니다",
-            "いいえ",
-            "違います",
-            "いや",
-            "結構です",
-            "no",
-            "nope",
-            "not really",
-            "that's wrong",
-            "no thanks",
-        ],
-        keywords=["아니요", "아니에요", "틀렸", "いいえ", "違います", "nope"],
     ),
     "greet": Intent(
         description="The user says hello.",

@@ -154,7 +154,8 @@ _KO_JA_TIME = re.compile(
 _EN_TIME = re.compile(r"(?<!\d)(\d{1,2})(?::([0-5]\d))?\s*(am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
-def _contains_word(text: str, word: str) -> bool:
+def contains_word(text: str, word: str) -> bool:
+    """``word`` in ``text``; Latin words must stand alone (\"correct\" is not in \"incorrect\")."""
     if word.isascii():
         return re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text) is not None
     return word in text
@@ -178,8 +179,8 @@ def extract_number(text: str) -> Any:
 
 def extract_boolean(text: str) -> Any:
     lowered = f"{text.lower()} "
-    false = any(_contains_word(lowered, w) for w in _FALSE_WORDS)
-    true = any(_contains_word(lowered, w) for w in _TRUE_WORDS)
+    false = any(contains_word(lowered, w) for w in _FALSE_WORDS)
+    true = any(contains_word(lowered, w) for w in _TRUE_WORDS)
     if false:
         return False
     return True if true else INVALID
@@ -192,7 +193,7 @@ def extract_enum(slot: Slot, text: str) -> Any:
         candidates.append((value.lower(), value))
         candidates.extend((synonym.lower(), value) for synonym in slot.synonyms.get(value, []))
     for needle, value in sorted(candidates, key=lambda item: len(item[0]), reverse=True):
-        if needle and _contains_word(lowered, needle):
+        if needle and contains_word(lowered, needle):
             return value
     return INVALID
 
@@ -216,7 +217,7 @@ def extract_date(text: str, today: date | None = None) -> Any:
         )
     lowered = text.lower()
     for word, offset in sorted(_RELATIVE_DAYS.items(), key=lambda i: len(i[0]), reverse=True):
-        if _contains_word(lowered, word):
+        if contains_word(lowered, word):
             return ((today or date.today()) + timedelta(days=offset)).isoformat()
     return INVALID
 
@@ -301,13 +302,19 @@ OPEN_TYPES: Final = frozenset({"text", "integer", "number", "boolean"})
 """Types that would match almost any utterance, so they are only read when asked for."""
 
 
+def is_open(slot: Slot) -> bool:
+    """Whether a slot's values could be read into almost any utterance."""
+    return slot.type in OPEN_TYPES
+
+
 def extract(slot: Slot, text: str, *, expected: bool) -> Any:
     """The slot's value in ``text``, validated; INVALID when there is none.
 
     Open types (text, numbers, booleans) are only extracted when the slot is the one being
-    asked for, so "3" in an answer about meals does not become somebody's age.
+    asked for, so "3" in an answer about meals does not become somebody's age. A text slot
+    with a ``pattern`` is read only through that pattern.
     """
-    if slot.type in OPEN_TYPES and not expected:
+    if is_open(slot) and not expected:
         return INVALID
     value = _EXTRACTORS[slot.type](slot, text)
     return INVALID if value is INVALID else validate(slot, value)

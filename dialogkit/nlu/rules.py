@@ -13,13 +13,16 @@ from functools import lru_cache
 from typing import Final
 
 from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.entities import INVALID, extract
+from dialogkit.nlu.entities import INVALID, contains_word, extract
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
-from dialogkit.scenario.model import Intent
+from dialogkit.scenario.model import Intent, Slot
 
 INTENT_THRESHOLD: Final = 0.5
-"""Below this score an utterance has no intent (which is not, by itself, a fallback)."""
+"""At or below this score an utterance has no intent (which is not, by itself, a fallback).
+
+Ties between intents go to the one listed first: the scenario's own intents come before the
+built-in ones, so a scenario's wording wins over the generic sentences."""
 
 CONTROL_INTENTS: Final = frozenset({"help", "repeat", "goodbye"})
 """Intents that mean the user is not answering the question, so no text slot is filled."""
@@ -71,13 +74,19 @@ def score_intent(intent: Intent, text: str) -> float:
             return 1.0
     for keyword in intent.keywords:
         needle = normalize(keyword)
-        if needle and needle in lowered:
+        if needle and contains_word(lowered, needle):
             best = max(best, 0.85 + min(len(needle), 10) / 100)
     for example in intent.examples:
         if normalize(example) == lowered:
             return 1.0
         best = max(best, similarity(example, text))
     return best
+
+
+def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
+    """A text slot the node accepts and that has a pattern is read like an asked-for slot,
+    so a confirmation step can take "이름은 김민준이에요" as a correction."""
+    return slot.type == "text" and bool(slot.pattern) and name in request.node.accept_slots
 
 
 class RuleNLU:
@@ -95,11 +104,11 @@ class RuleNLU:
             score = score_intent(definition, text)
             if score > confidence:
                 intent, confidence = name, score
-        if confidence < INTENT_THRESHOLD:
+        if confidence <= INTENT_THRESHOLD:
             intent = None
         entities = {}
         for name, slot in request.slots.items():
-            expected = name == request.expected_slot
+            expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
             if expected and slot.type == "text" and intent in CONTROL_INTENTS and confidence >= 0.8:
                 continue
             value = extract(slot, text, expected=expected)

@@ -45,6 +45,10 @@ OPERATORS: frozenset[str] = frozenset(
 ACTIONS: frozenset[str] = frozenset({"stay", "repeat", "help", "back", "restart"})
 
 
+Template = str | list[str]
+"""A response template, or a list of variants: the first one not said before is used."""
+
+
 class ScenarioModel(BaseModel):
     """Base of every scenario model: unknown keys are kept and ignored."""
 
@@ -194,10 +198,10 @@ class Node(ScenarioModel):
     id: str = Field(description="Unique node id.")
     name: str = ""
     description: str = Field("", description="Purpose and reply scope of the node.")
-    responses: dict[str, str] = Field(
+    responses: dict[str, Template] = Field(
         default_factory=dict,
-        description="Templates: default, no_input, not_understood, skill_error, error, "
-        "success, help.",
+        description="Templates (or lists of variants): default, no_input, not_understood, "
+        "skill_error, error, success, help.",
     )
     params: NodeParams = Field(default_factory=NodeParams)
     collect_slots: list[str] = Field(default_factory=list)
@@ -228,7 +232,7 @@ class ScenarioDocument(ScenarioModel):
     prompts: Prompts = Field(default_factory=Prompts)
     intents: dict[str, Intent] = Field(default_factory=dict)
     slots: dict[str, Slot] = Field(default_factory=dict)
-    responses: dict[str, str] = Field(
+    responses: dict[str, Template] = Field(
         default_factory=dict, description="Scenario-wide templates used when a node has none."
     )
     graph: Graph = Field(default_factory=Graph)

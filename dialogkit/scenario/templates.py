@@ -19,6 +19,13 @@ from dialogkit.scenario.paths import MISSING, ROOTS, resolve
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}|]+)(?:\|([^{}]*))?\}")
 
 
+def variants(template: str | list[str] | None) -> list[str]:
+    """The variants of a response template (a plain string is one variant)."""
+    if not template:
+        return []
+    return [template] if isinstance(template, str) else [t for t in template if t]
+
+
 def placeholder_path(name: str) -> str:
     """The full dotted path a placeholder refers to (bare names mean slots)."""
     name = name.strip()

@@ -27,10 +27,10 @@ from dialogkit.scenario.model import (
 )
 from dialogkit.scenario.paths import ROOTS, root_of
 from dialogkit.scenario.problems import Problem, json_path
-from dialogkit.scenario.templates import placeholders
+from dialogkit.scenario.templates import placeholders, variants
 
 REQUIRED_METADATA = ("slug", "name", "language", "version")
-TURN_FIELDS = frozenset({"count", "node_turns", "fallbacks"})
+TURN_FIELDS = frozenset({"node", "count", "node_turns", "fallbacks"})
 NLU_FIELDS = frozenset({"intent", "entities", "confidence", "dialogue_act"})
 INPUT_FIELDS = frozenset({"text", "confidence"})
 ENGINE_CONTEXT_KEYS = frozenset({"session_user", "last_skill_status", "time_of_day", "daypart"})
@@ -228,10 +228,14 @@ class _Checker:
                 "and no default_next; the conversation can get stuck there.",
                 severity="warning",
             )
-        if not node.wait_for_input and node.default_next is None and not node.terminal:
+        passes_on = node.default_next is not None or any(
+            t.target and t.condition is None for t in node.next_nodes
+        )
+        if not node.wait_for_input and not passes_on and not node.terminal:
             yield Problem(
                 path=f"{path}.wait_for_input",
-                message="wait_for_input is false but there is no default_next to pass on to.",
+                message="wait_for_input is false but there is no default_next or unconditional "
+                "transition to pass on to.",
                 severity="warning",
             )
 
@@ -372,8 +376,9 @@ class _Checker:
         elif root == "context" and (key in ENGINE_CONTEXT_KEYS or key.startswith("_")):
             yield Problem(path=path, message=f"Context key {key!r} is reserved for the engine.")
 
-    def _template(self, template: str, path: str) -> Iterator[Problem]:
-        for ref in placeholders(template):
+    def _template(self, template: str | list[str], path: str) -> Iterator[Problem]:
+        refs = [ref for variant in variants(template) for ref in placeholders(variant)]
+        for ref in refs:
             root, _, rest = ref.partition(".")
             if root == "slots" and rest.split(".")[0] not in self.doc.slots:
                 yield Problem(

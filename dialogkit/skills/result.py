@@ -21,7 +21,7 @@ from dialogkit.errors import SkillError
 from dialogkit.nlg.phrases import skill_error
 from dialogkit.scenario.model import NodeParams
 from dialogkit.scenario.paths import MISSING, resolve
-from dialogkit.scenario.templates import render
+from dialogkit.scenario.templates import render, variants
 from dialogkit.scenario.validate import ENGINE_CONTEXT_KEYS
 from dialogkit.skills.base import SkillCall, SkillOutcome
 from dialogkit.wire import SkillContext, SkillRequest, SkillResponse
@@ -36,7 +36,6 @@ class SkillErrorCode(StrEnum):
     RESPONSE_TOO_LARGE = "SKILL_RUNTIME_RESPONSE_TOO_LARGE"
     INVALID_RESPONSE = "SKILL_RUNTIME_INVALID_RESPONSE"
     FAILED = "SKILL_RUNTIME_FAILED"
-
 
 
 DIRECT_REPLY_KEYS: Final = ("response", "answer", "summary", "text")
@@ -222,7 +221,7 @@ def _templates(call: SkillCall, keys: tuple[str, ...]) -> list[str]:
     """The node's templates for ``keys`` in order, then the scenario-wide ones, as the engine
     looks them up everywhere else."""
     sources = (call.node.responses, call.scenario.document.responses)
-    return [source.get(key, "") for source in sources for key in keys]
+    return [variant for source in sources for key in keys for variant in variants(source.get(key))]
 
 
 def _first_text(templates: Iterable[str], scope: Mapping[str, Any]) -> str:

@@ -21,8 +21,11 @@ WALK = [
     ("I'd like a latte", "take_order", "Which size: small, medium or large?"),
     ("", "take_order", None),
     ("big", "confirm", "A large latte. Is that right?"),
-    ("actually change it", "take_order",
-     "What would you like to drink: latte, cappuccino or americano?"),
+    (
+        "actually change it",
+        "take_order",
+        "What would you like to drink: latte, cappuccino or americano?",
+    ),
     ("black coffee", "take_order", "Which size: small, medium or large?"),
     ("small", "confirm", "A small americano. Is that right?"),
     ("yes", "done", "Thanks! Your small americano will be ready shortly."),
@@ -54,9 +57,7 @@ async def test_demo_walks_to_completion_with_the_async_api(
     assert (await session.ainfo()).session_complete
 
 
-async def test_sync_api_works_inside_a_running_event_loop(
-    engine: Engine, coffee: Scenario
-) -> None:
+async def test_sync_api_works_inside_a_running_event_loop(engine: Engine, coffee: Scenario) -> None:
     asyncio.get_running_loop()
     session = engine.start(coffee)
     assert session.send("I'd like a latte").current_node == "take_order"
@@ -74,8 +75,9 @@ def test_sync_api_works_in_a_plain_script() -> None:
         engine.close()
         """
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=60, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
     assert result.stdout.strip() == "take_order"
 
 
@@ -117,12 +119,21 @@ def test_internal_error_answers_error_and_keeps_the_state(coffee: Scenario) -> N
     router.fail = True
     reply = session.send("large")
     assert reply.error
-    assert reply.to_json() == {"session_id": "", "response": "", "current_node": "",
-                               "turn_count": 0, "processing_time_ms": 0.0,
-                               "session_complete": False, "error": False} | {"error": True}
+    assert reply.to_json() == {
+        "session_id": "",
+        "response": "",
+        "current_node": "",
+        "turn_count": 0,
+        "processing_time_ms": 0.0,
+        "session_complete": False,
+        "error": False,
+    } | {"error": True}
     after = session.info()
     assert (after.current_node, after.turn_count, after.slots) == (
-        before.current_node, before.turn_count, before.slots)
+        before.current_node,
+        before.turn_count,
+        before.slots,
+    )
     router.fail = False
     assert session.send("large").current_node == "confirm"
 
@@ -139,5 +150,8 @@ def test_sync_call_from_the_portal_loop_is_refused(engine: Engine, coffee: Scena
 
 def test_public_names() -> None:
     assert set(dialogkit.__all__) >= {"Engine", "Session", "Reply", "Scenario", "DialogkitError"}
-    assert all(issubclass(getattr(dialogkit, name), dialogkit.DialogkitError)
-               for name in dialogkit.__all__ if name.endswith(("Error", "NotFound", "Invalid")))
+    assert all(
+        issubclass(getattr(dialogkit, name), dialogkit.DialogkitError)
+        for name in dialogkit.__all__
+        if name.endswith(("Error", "NotFound", "Invalid"))
+    )

@@ -14,8 +14,12 @@ from dialogkit.nlg.phrases import GREETINGS
 from dialogkit.skills.base import SkillOutcome
 from tests.helpers import RecordingSkills, make_graph
 
-HELLO = {"id": "hello", "description": "Greet.", "responses": {"default": "Hi there!"},
-         "default_next": "end"}
+HELLO = {
+    "id": "hello",
+    "description": "Greet.",
+    "responses": {"default": "Hi there!"},
+    "default_next": "end",
+}
 END = {"id": "end", "description": "Bye.", "terminal": True}
 
 
@@ -102,21 +106,31 @@ def test_failed_generation_falls_back_to_the_common_greeting(language: str) -> N
 
 
 def test_greeting_of_a_collecting_entry_asks_for_the_first_slot(engine: Engine) -> None:
-    ask = {"id": "ask", "description": "Ask the name.", "responses": {"default": "Welcome!"},
-           "collect_slots": ["name"], "default_next": "end"}
+    ask = {
+        "id": "ask",
+        "description": "Ask the name.",
+        "responses": {"default": "Welcome!"},
+        "collect_slots": ["name"],
+        "default_next": "end",
+    }
     data = make_graph([ask, END], slots={"name": {"type": "text", "prompt": "Your name?"}})
     assert engine.start(data, bot_first=True).initial_reply.response == "Welcome! Your name?"
 
 
 def test_start_node_skill_runs_before_the_greeting_and_feeds_it() -> None:
     skills = RecordingSkills(
-        SkillOutcome(status="success", reply="Sunset is at 17:20.",
-                     context_updates={"sunset": "17:20"})
+        SkillOutcome(
+            status="success", reply="Sunset is at 17:20.", context_updates={"sunset": "17:20"}
+        )
     )
     engine = Engine(router=OfflineRouter(), skills=skills)
-    start = {"id": "start", "description": "Tell the sunset.", "params": {"skill": "sun"},
-             "responses": {"default": "Good evening! Sunset today: {context.sunset}."},
-             "default_next": "end"}
+    start = {
+        "id": "start",
+        "description": "Tell the sunset.",
+        "params": {"skill": "sun"},
+        "responses": {"default": "Good evening! Sunset today: {context.sunset}."},
+        "default_next": "end",
+    }
     reply = engine.start(make_graph([start, END]), bot_first=True).initial_reply
     assert len(skills.calls) == 1
     assert reply.response == "Good evening! Sunset today: 17:20."
@@ -124,10 +138,14 @@ def test_start_node_skill_runs_before_the_greeting_and_feeds_it() -> None:
 
 
 def test_only_sent_user_fields_are_stored(engine: Engine) -> None:
-    user: dict[str, Any] = {"name": "Kim", "age": None, "id": "", "profile": {},
-                            "timezone": "Asia/Seoul", "location": {"latitude": 37.5,
-                                                                   "longitude": 127.0,
-                                                                   "accuracy": 5}}
+    user: dict[str, Any] = {
+        "name": "Kim",
+        "age": None,
+        "id": "",
+        "profile": {},
+        "timezone": "Asia/Seoul",
+        "location": {"latitude": 37.5, "longitude": 127.0, "accuracy": 5},
+    }
     session = engine.start(make_graph([HELLO, END]), user=user)
     stored = session.info().context["session_user"]
     assert set(stored) == {"name", "timezone", "location", "date_time"}

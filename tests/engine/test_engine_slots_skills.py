@@ -11,14 +11,22 @@ from tests.helpers import RecordingSkills, make_graph
 
 SLOTS: dict[str, Any] = {
     "name": {"type": "text", "prompt": "What is your name?"},
-    "age": {"type": "integer", "prompt": "How old are you?",
-            "validation": {"min": 0, "max": 130}},
+    "age": {"type": "integer", "prompt": "How old are you?", "validation": {"min": 0, "max": 130}},
     "email": {"type": "email", "prompt": "Your email?"},
 }
-FORM = {"id": "form", "description": "Collect details.", "collect_slots": ["name", "age", "email"],
-        "responses": {"default": "Let's sign you up."}, "default_next": "thanks"}
-THANKS = {"id": "thanks", "description": "Thank.", "terminal": True,
-          "responses": {"default": "Thanks {name}, {age}, {email}."}}
+FORM = {
+    "id": "form",
+    "description": "Collect details.",
+    "collect_slots": ["name", "age", "email"],
+    "responses": {"default": "Let's sign you up."},
+    "default_next": "thanks",
+}
+THANKS = {
+    "id": "thanks",
+    "description": "Thank.",
+    "terminal": True,
+    "responses": {"default": "Thanks {name}, {age}, {email}."},
+}
 
 
 def start(engine: Engine, nodes: list[dict[str, Any]], **options: Any) -> Session:
@@ -52,12 +60,25 @@ def test_several_slots_in_one_utterance(engine: Engine) -> None:
 
 
 def test_collecting_node_with_slots_already_filled_passes_on(engine: Engine) -> None:
-    welcome = {"id": "welcome", "description": "Welcome.", "accept_slots": ["email"],
-               "responses": {"default": "Hello!"}, "default_next": "contact"}
-    contact = {"id": "contact", "description": "Email.", "collect_slots": ["email"],
-               "default_next": "end"}
-    end = {"id": "end", "description": "End.", "terminal": True,
-           "responses": {"default": "Noted {email}."}}
+    welcome = {
+        "id": "welcome",
+        "description": "Welcome.",
+        "accept_slots": ["email"],
+        "responses": {"default": "Hello!"},
+        "default_next": "contact",
+    }
+    contact = {
+        "id": "contact",
+        "description": "Email.",
+        "collect_slots": ["email"],
+        "default_next": "end",
+    }
+    end = {
+        "id": "end",
+        "description": "End.",
+        "terminal": True,
+        "responses": {"default": "Noted {email}."},
+    }
     session = start(engine, [welcome, contact, end])
     reply = session.send("reach me at a@b.co")
     assert (reply.current_node, reply.response) == ("end", "Noted a@b.co.")
@@ -66,13 +87,30 @@ def test_collecting_node_with_slots_already_filled_passes_on(engine: Engine) -> 
 def test_skill_runs_once_per_visit_and_passes_straight_on() -> None:
     skills = RecordingSkills(SkillOutcome(status="success", reply="Card issued."))
     engine = Engine(router=OfflineRouter(), skills=skills)
-    ask = {"id": "ask", "description": "Ask.", "responses": {"default": "Issue a card?"},
-           "next_nodes": [{"condition": {"field": "nlu.intent", "operator": "equals",
-                                         "value": "affirm"}, "target": "issue"}]}
-    issue = {"id": "issue", "description": "Issue.", "params": {"skill": "issue_card"},
-             "wait_for_input": False, "default_next": "after"}
-    after = {"id": "after", "description": "After.", "responses": {"default": "Anything else?"},
-             "next_nodes": [{"action": "stay"}]}
+    ask = {
+        "id": "ask",
+        "description": "Ask.",
+        "responses": {"default": "Issue a card?"},
+        "next_nodes": [
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
+                "target": "issue",
+            }
+        ],
+    }
+    issue = {
+        "id": "issue",
+        "description": "Issue.",
+        "params": {"skill": "issue_card"},
+        "wait_for_input": False,
+        "default_next": "after",
+    }
+    after = {
+        "id": "after",
+        "description": "After.",
+        "responses": {"default": "Anything else?"},
+        "next_nodes": [{"action": "stay"}],
+    }
     session = engine.start(make_graph([ask, issue, after]), bot_first=True)
     reply = session.send("yes")
     assert reply.response == "Card issued. Anything else?"
@@ -86,9 +124,13 @@ def test_skill_runs_once_per_visit_and_passes_straight_on() -> None:
 
 
 def test_skill_updates_slots_and_context_and_records_status() -> None:
-    outcome = SkillOutcome(status="error", reply="Sorry, failed.",
-                           slot_updates={"name": "X"}, context_updates={"k": 1, "_secret": 2},
-                           error_code="SKILL_RUNTIME_TIMEOUT")
+    outcome = SkillOutcome(
+        status="error",
+        reply="Sorry, failed.",
+        slot_updates={"name": "X"},
+        context_updates={"k": 1, "_secret": 2},
+        error_code="SKILL_RUNTIME_TIMEOUT",
+    )
     skills = RecordingSkills(outcome)
     engine = Engine(router=OfflineRouter(), skills=skills)
     node = {"id": "s", "description": "S.", "params": {"skill": "x"}, "default_next": "end"}
@@ -104,8 +146,13 @@ def test_skill_updates_slots_and_context_and_records_status() -> None:
 def test_entry_skill_without_bot_first_runs_on_the_first_message() -> None:
     skills = RecordingSkills(SkillOutcome(status="success", reply="Looked it up."))
     engine = Engine(router=OfflineRouter(), skills=skills)
-    node = {"id": "s", "description": "S.", "params": {"skill": "lookup"},
-            "responses": {"default": "More?"}, "next_nodes": [{"action": "stay"}]}
+    node = {
+        "id": "s",
+        "description": "S.",
+        "params": {"skill": "lookup"},
+        "responses": {"default": "More?"},
+        "next_nodes": [{"action": "stay"}],
+    }
     session = engine.start(make_graph([node]), bot_first=False)
     assert skills.calls == []
     reply = session.send("what is the weather")
@@ -121,17 +168,32 @@ def test_a_crashing_skill_runner_becomes_the_error_reply() -> None:
             raise RuntimeError("boom")
 
     engine = Engine(router=OfflineRouter(), skills=Crashing())
-    node = {"id": "s", "description": "S.", "params": {"skill": "x"},
-            "responses": {"skill_error": "Service unavailable."}, "default_next": "end"}
+    node = {
+        "id": "s",
+        "description": "S.",
+        "params": {"skill": "x"},
+        "responses": {"skill_error": "Service unavailable."},
+        "default_next": "end",
+    }
     end = {"id": "end", "description": "End.", "terminal": True}
     reply = engine.start(make_graph([node, end]), bot_first=True).initial_reply
     assert reply.response == "Service unavailable." and not reply.error
 
 
 def test_pass_through_chain_is_bounded_on_cycles(engine: Engine) -> None:
-    a = {"id": "a", "description": "A.", "responses": {"default": "a"}, "wait_for_input": False,
-         "default_next": "b"}
-    b = {"id": "b", "description": "B.", "responses": {"default": "b"}, "wait_for_input": False,
-         "default_next": "a"}
+    a = {
+        "id": "a",
+        "description": "A.",
+        "responses": {"default": "a"},
+        "wait_for_input": False,
+        "default_next": "b",
+    }
+    b = {
+        "id": "b",
+        "description": "B.",
+        "responses": {"default": "b"},
+        "wait_for_input": False,
+        "default_next": "a",
+    }
     reply = engine.start(make_graph([a, b]), bot_first=True).initial_reply
     assert reply.response.split() == ["a", "b"] * 8

@@ -27,15 +27,17 @@ def ask_node(**extra: Any) -> dict[str, Any]:
         "description": "Ask what the user wants.",
         "responses": {"default": "What would you like?"},
         "next_nodes": [
-            {"condition": {"field": "nlu.intent", "operator": "equals", "value": "order"},
-             "target": "done", "reason": "ordered"},
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": "order"},
+                "target": "done",
+                "reason": "ordered",
+            },
         ],
         **extra,
     }
 
 
-DONE = {"id": "done", "description": "Finish.", "responses": {"default": "Done!"},
-        "terminal": True}
+DONE = {"id": "done", "description": "Finish.", "responses": {"default": "Done!"}, "terminal": True}
 
 
 def start(engine: Engine, nodes: list[dict[str, Any]], **options: Any) -> Session:
@@ -103,8 +105,12 @@ def test_empty_text_is_a_no_input_fallback(engine: Engine) -> None:
 
 
 def test_declared_fallback_text_is_used_first(engine: Engine) -> None:
-    node = ask_node(responses={"default": "What would you like?",
-                               "not_understood": "Sorry, say 'order' to order."})
+    node = ask_node(
+        responses={
+            "default": "What would you like?",
+            "not_understood": "Sorry, say 'order' to order.",
+        }
+    )
     reply = start(engine, [node, DONE]).send("blah")
     assert reply.response == "Sorry, say 'order' to order."
 
@@ -115,8 +121,7 @@ def test_scenario_level_fallback_text_applies_to_every_node(engine: Engine) -> N
 
 
 def test_fallbacks_never_repeat_an_earlier_sentence(engine: Engine) -> None:
-    node = ask_node(responses={"default": "What would you like?",
-                               "not_understood": "Pardon?"})
+    node = ask_node(responses={"default": "What would you like?", "not_understood": "Pardon?"})
     session = start(engine, [node, DONE], max_fallback_retries=20)
     replies = [session.send("blah").response for _ in range(12)]
     normalized = [normalize(r) for r in replies]
@@ -135,11 +140,20 @@ def test_builtin_fallback_phrases_follow_the_retry_step(engine: Engine, language
 
 @pytest.mark.parametrize(
     ("session_value", "node_value", "terminal", "expected"),
-    [(None, None, False, 3), (1, None, False, 1), (None, 2, False, 2), (5, 2, False, 5),
-     (5, 0, True, 0), (None, 0, False, 0)],
+    [
+        (None, None, False, 3),
+        (1, None, False, 1),
+        (None, 2, False, 2),
+        (5, 2, False, 5),
+        (5, 0, True, 0),
+        (None, 0, False, 0),
+    ],
 )
 def test_max_fallback_retries_precedence(
-    engine: Engine, session_value: int | None, node_value: int | None, terminal: bool,
+    engine: Engine,
+    session_value: int | None,
+    node_value: int | None,
+    terminal: bool,
     expected: int,
 ) -> None:
     params = {} if node_value is None else {"max_fallback_retries": node_value}
@@ -176,8 +190,10 @@ def test_low_confidence_passes_through_when_exhausted(engine: Engine) -> None:
 
 
 def test_retries_reset_on_a_normal_turn(engine: Engine) -> None:
-    stay = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "cancel"},
-            "action": "stay"}
+    stay = {
+        "condition": {"field": "nlu.intent", "operator": "equals", "value": "cancel"},
+        "action": "stay",
+    }
     node = ask_node()
     node["next_nodes"].append(stay)
     session = start(engine, [node, DONE], max_fallback_retries=2)
@@ -189,9 +205,17 @@ def test_retries_reset_on_a_normal_turn(engine: Engine) -> None:
 
 
 def test_retries_are_counted_per_node(engine: Engine) -> None:
-    first = {"id": "first", "description": "First.", "responses": {"default": "First?"},
-             "next_nodes": [{"condition": {"field": "nlu.intent", "operator": "equals",
-                                           "value": "affirm"}, "target": "ask"}]}
+    first = {
+        "id": "first",
+        "description": "First.",
+        "responses": {"default": "First?"},
+        "next_nodes": [
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
+                "target": "ask",
+            }
+        ],
+    }
     session = start(engine, [first, ask_node(), DONE], max_fallback_retries=2)
     session.send("zzz")
     session.send("zzz")
@@ -203,21 +227,38 @@ def test_retries_are_counted_per_node(engine: Engine) -> None:
 
 
 def test_unrecognised_input_still_follows_default_next(engine: Engine) -> None:
-    node = {"id": "note", "description": "Take a note.", "responses": {"default": "Any note?"},
-            "default_next": "done"}
+    node = {
+        "id": "note",
+        "description": "Take a note.",
+        "responses": {"default": "Any note?"},
+        "default_next": "done",
+    }
     reply = start(engine, [node, DONE]).send("the weather is mild")
     assert reply.trace is not None and reply.trace.intent is None
     assert reply.current_node == "done" and reply.trace.fallback is None
 
 
 def test_global_transitions_come_before_the_nodes_own(engine: Engine) -> None:
-    cancelled = {"id": "cancelled", "description": "Cancelled.", "terminal": True,
-                 "responses": {"default": "Cancelled."}}
+    cancelled = {
+        "id": "cancelled",
+        "description": "Cancelled.",
+        "terminal": True,
+        "responses": {"default": "Cancelled."},
+    }
     node = ask_node()
-    node["next_nodes"].insert(0, {"condition": {"field": "input.text", "operator": "contains",
-                                                "value": "cancel"}, "target": "done"})
-    glob = [{"condition": {"field": "nlu.intent", "operator": "equals", "value": "cancel"},
-             "target": "cancelled"}]
+    node["next_nodes"].insert(
+        0,
+        {
+            "condition": {"field": "input.text", "operator": "contains", "value": "cancel"},
+            "target": "done",
+        },
+    )
+    glob = [
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "cancel"},
+            "target": "cancelled",
+        }
+    ]
     reply = start(engine, [node, DONE, cancelled], global_transitions=glob).send("cancel it")
     assert reply.current_node == "cancelled"
 
@@ -225,8 +266,12 @@ def test_global_transitions_come_before_the_nodes_own(engine: Engine) -> None:
 def test_next_nodes_are_tried_in_order(engine: Engine) -> None:
     other = {"id": "other", "description": "Other.", "terminal": True}
     node = ask_node()
-    node["next_nodes"].append({"condition": {"field": "input.text", "operator": "contains",
-                                             "value": "order"}, "target": "other"})
+    node["next_nodes"].append(
+        {
+            "condition": {"field": "input.text", "operator": "contains", "value": "order"},
+            "target": "other",
+        }
+    )
     assert start(engine, [node, DONE, other]).send("order please").current_node == "done"
 
 
@@ -235,34 +280,59 @@ def test_stay_re_asks_and_counts_as_a_turn(engine: Engine) -> None:
     node["next_nodes"].append({"action": "stay"})
     reply = start(engine, [node, DONE]).send("something else")
     assert (reply.response, reply.turn_count, reply.current_node) == (
-        "What would you like?", 2, "ask")
+        "What would you like?",
+        2,
+        "ask",
+    )
 
 
-def test_repeat_says_the_last_message_again(engine: Engine) -> None:
-    glob = [{"condition": {"field": "nlu.intent", "operator": "equals", "value": "repeat"},
-             "action": "repeat"}]
+def test_repeat_says_the_last_real_reply_again_not_a_fallback(engine: Engine) -> None:
+    glob = [
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "repeat"},
+            "action": "repeat",
+        }
+    ]
     session = start(engine, [ask_node(), DONE], global_transitions=glob)
     session.send("")
     reply = session.send("say that again")
-    assert reply.response == FALLBACKS["en"]["no_input"][0]
+    assert reply.response == "What would you like?"
+    assert reply.trace is not None and reply.trace.fallback is None
 
 
 def test_help_gives_the_help_text_then_the_question(engine: Engine) -> None:
-    collect = {"id": "ask", "description": "Ask.", "collect_slots": ["size"],
-               "responses": {"help": "Sizes are small or large."}, "default_next": "done"}
-    glob = [{"condition": {"field": "nlu.intent", "operator": "equals", "value": "help"},
-             "action": "help"}]
+    collect = {
+        "id": "ask",
+        "description": "Ask.",
+        "collect_slots": ["size"],
+        "responses": {"help": "Sizes are small or large."},
+        "default_next": "done",
+    }
+    glob = [
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "help"},
+            "action": "help",
+        }
+    ]
     slots = {"size": {"type": "enum", "values": ["small", "large"], "prompt": "Which size?"}}
     session = start(engine, [collect, DONE], global_transitions=glob, slots=slots)
     assert session.send("help").response == "Sizes are small or large. Which size?"
 
 
 def test_back_returns_to_the_previous_node(engine: Engine) -> None:
-    first = {"id": "first", "description": "First.", "responses": {"default": "First?"},
-             "default_next": "ask"}
+    first = {
+        "id": "first",
+        "description": "First.",
+        "responses": {"default": "First?"},
+        "default_next": "ask",
+    }
     node = ask_node()
-    node["next_nodes"].append({"condition": {"field": "nlu.intent", "operator": "equals",
-                                             "value": "deny"}, "action": "back"})
+    node["next_nodes"].append(
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"},
+            "action": "back",
+        }
+    )
     session = start(engine, [first, node, DONE])
     session.send("fine")
     reply = session.send("no")
@@ -271,11 +341,23 @@ def test_back_returns_to_the_previous_node(engine: Engine) -> None:
 
 def test_restart_clears_slots_and_goes_to_the_entry(engine: Engine) -> None:
     slots = {"size": {"type": "enum", "values": ["small", "large"], "prompt": "Which size?"}}
-    collect = {"id": "size", "description": "Ask the size.", "collect_slots": ["size"],
-               "default_next": "check"}
-    check = {"id": "check", "description": "Check.", "responses": {"default": "{size}, ok?"},
-             "next_nodes": [{"condition": {"field": "nlu.intent", "operator": "equals",
-                                           "value": "deny"}, "action": "restart"}]}
+    collect = {
+        "id": "size",
+        "description": "Ask the size.",
+        "collect_slots": ["size"],
+        "default_next": "check",
+    }
+    check = {
+        "id": "check",
+        "description": "Check.",
+        "responses": {"default": "{size}, ok?"},
+        "next_nodes": [
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"},
+                "action": "restart",
+            }
+        ],
+    }
     session = start(engine, [collect, check], slots=slots)
     assert session.send("large").response == "large, ok?"
     reply = session.send("no")
@@ -286,13 +368,15 @@ def test_restart_clears_slots_and_goes_to_the_entry(engine: Engine) -> None:
 def test_transition_effects_set_append_and_clear(engine: Engine) -> None:
     slots = {"size": {"type": "enum", "values": ["small", "large"], "prompt": "Which size?"}}
     node = ask_node(accept_slots=["size"])
-    node["next_nodes"] = [{
-        "condition": {"field": "input.text", "operator": "contains", "value": "hurt"},
-        "action": "stay",
-        "set": {"context.alert": "pain reported: {input.text}"},
-        "append": {"context.concerns": "pain"},
-        "clear_slots": ["size"],
-    }]
+    node["next_nodes"] = [
+        {
+            "condition": {"field": "input.text", "operator": "contains", "value": "hurt"},
+            "action": "stay",
+            "set": {"context.alert": "pain reported: {input.text}"},
+            "append": {"context.concerns": "pain"},
+            "clear_slots": ["size"],
+        }
+    ]
     session = start(engine, [node, DONE], slots=slots)
     session.send("large")
     session.send("my knee hurt")
@@ -307,8 +391,11 @@ def test_transition_effects_set_append_and_clear(engine: Engine) -> None:
 
 
 def test_terminal_node_completes_with_final_data(engine: Engine) -> None:
-    session = start(engine, [ask_node(), DONE],
-                    completion_options={"include_slots": True, "include_history": True})
+    session = start(
+        engine,
+        [ask_node(), DONE],
+        completion_options={"include_slots": True, "include_history": True},
+    )
     reply = session.send("order please")
     assert reply.session_complete and reply.final_data is not None
     assert reply.final_data.end_reason == "ordered"
@@ -316,7 +403,10 @@ def test_terminal_node_completes_with_final_data(engine: Engine) -> None:
     history = reply.final_data.conversation_history
     assert history is not None
     assert [(h.role, h.message) for h in history] == [
-        ("assistant", "What would you like?"), ("user", "order please"), ("assistant", "Done!")]
+        ("assistant", "What would you like?"),
+        ("user", "order please"),
+        ("assistant", "Done!"),
+    ]
 
 
 def test_final_data_respects_completion_options(engine: Engine) -> None:
@@ -335,20 +425,71 @@ def test_end_reason_defaults_to_completed(engine: Engine) -> None:
     assert start(engine, [node, DONE]).send("ok").final_data.end_reason == "completed"  # type: ignore[union-attr]
 
 
-def test_stored_end_reason_wins_over_the_transition_reason(engine: Engine) -> None:
-    chat = {"id": "chat", "description": "Chat.", "responses": {"default": "Tell me more."},
-            "params": {"turn_limit_enabled": True, "turn_limit": 2, "turn_limit_next": "done"},
-            "next_nodes": [{"action": "stay"}]}
+def test_turn_limit_moves_on_and_is_the_end_reason(engine: Engine) -> None:
+    bye = {
+        "condition": {"field": "nlu.intent", "operator": "equals", "value": "goodbye"},
+        "target": "done",
+        "reason": "user_left",
+    }
+    chat = {
+        "id": "chat",
+        "description": "Chat.",
+        "responses": {"default": "Tell me more."},
+        "params": {"turn_limit_enabled": True, "turn_limit": 2, "turn_limit_next": "done"},
+        "next_nodes": [bye, {"action": "stay"}],
+    }
     session = start(engine, [chat, DONE])
     assert session.send("a").current_node == "chat"
     reply = session.send("b")
     assert reply.current_node == "done"
     assert reply.final_data is not None and reply.final_data.end_reason == "turn_limit"
+    second = start(engine, [chat, DONE])
+    second.send("a")
+    left = second.send("goodbye")
+    assert left.final_data is not None and left.final_data.end_reason == "user_left"
+
+
+def test_stored_end_reason_wins_over_the_transition_reason(engine: Engine) -> None:
+    node = ask_node()
+    node["next_nodes"][0]["set"] = {"context.end_reason": "stored_{nlu.intent}"}
+    reply = start(engine, [node, DONE]).send("order please")
+    assert reply.final_data is not None and reply.final_data.end_reason == "stored_order"
+
+
+def test_resumed_session_keeps_its_reason_until_a_new_one_is_given(engine: Engine) -> None:
+    other = {"id": "other", "description": "Other end.", "terminal": True}
+    done = dict(
+        DONE,
+        next_nodes=[
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
+                "target": "other",
+            },
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"},
+                "target": "other",
+                "reason": "declined",
+            },
+        ],
+    )
+    session = start(engine, [ask_node(), done, other])
+    assert session.send("order please").final_data.end_reason == "ordered"  # type: ignore[union-attr]
+    assert session.send("yes").final_data.end_reason == "ordered"  # type: ignore[union-attr]
+    second = start(engine, [ask_node(), done, other])
+    second.send("order please")
+    assert second.send("no").final_data.end_reason == "declined"  # type: ignore[union-attr]
 
 
 def test_completion_never_clears_and_resume_transitions_move(engine: Engine) -> None:
-    done = dict(DONE, next_nodes=[{"condition": {"field": "nlu.intent", "operator": "equals",
-                                                 "value": "order"}, "target": "ask"}])
+    done = dict(
+        DONE,
+        next_nodes=[
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": "order"},
+                "target": "ask",
+            }
+        ],
+    )
     session = start(engine, [ask_node(), done])
     assert session.send("order please").session_complete
     answered = session.send("thanks")

@@ -26,22 +26,40 @@ INTENTS = {
 SCENARIO = Scenario.from_dict(make_graph([{"id": "n", "description": "N.", "terminal": True}]))
 
 
-def analyse(text: str, slots: dict[str, Slot] | None = None, expected: str | None = None
-            ) -> NLUResult:
-    request = NLURequest(scenario=SCENARIO, node=SCENARIO.nodes[0], text=text, intents=INTENTS,
-                         slots=slots or {}, expected_slot=expected)
+def analyse(
+    text: str, slots: dict[str, Slot] | None = None, expected: str | None = None
+) -> NLUResult:
+    request = NLURequest(
+        scenario=SCENARIO,
+        node=SCENARIO.nodes[0],
+        text=text,
+        intents=INTENTS,
+        slots=slots or {},
+        expected_slot=expected,
+    )
     return RuleNLU().analyse(request)
 
 
 @pytest.mark.parametrize(
     ("text", "intent"),
     [
-        ("네", "affirm"), ("네 맞아요", "affirm"), ("はい", "affirm"), ("yes please", "affirm"),
-        ("아니요", "deny"), ("いいえ、違います", "deny"), ("nope", "deny"),
-        ("안녕하세요", "greet"), ("goodbye", "goodbye"), ("도와주세요", "help"),
-        ("もう一度お願いします", "repeat"), ("say that again", "repeat"), ("감사합니다", "thanks"),
-        ("어젯밤에 잠을 잘 잤어요", "sleep_report"), ("식사는 했어요", "meal_report"),
-        ("コーヒーを注文したい", "order"), ("I want a REFUND now", "refund"),
+        ("네", "affirm"),
+        ("네 맞아요", "affirm"),
+        ("はい", "affirm"),
+        ("yes please", "affirm"),
+        ("아니요", "deny"),
+        ("いいえ、違います", "deny"),
+        ("nope", "deny"),
+        ("안녕하세요", "greet"),
+        ("goodbye", "goodbye"),
+        ("도와주세요", "help"),
+        ("もう一度お願いします", "repeat"),
+        ("say that again", "repeat"),
+        ("감사합니다", "thanks"),
+        ("어젯밤에 잠을 잘 잤어요", "sleep_report"),
+        ("식사는 했어요", "meal_report"),
+        ("コーヒーを注文したい", "order"),
+        ("I want a REFUND now", "refund"),
     ],
 )
 def test_intents_in_each_language(text: str, intent: str) -> None:
@@ -79,8 +97,15 @@ def slot(**data: Any) -> Slot:
         ({"type": "boolean"}, "네 먹었어요", True),
         ({"type": "boolean"}, "아니요 안 먹었어요", False),
         ({"type": "boolean"}, "いいえ", False),
-        ({"type": "enum", "values": ["체크카드", "신용카드"],
-          "synonyms": {"신용카드": ["크레딧", "credit"]}}, "크레딧으로 할게요", "신용카드"),
+        (
+            {
+                "type": "enum",
+                "values": ["체크카드", "신용카드"],
+                "synonyms": {"신용카드": ["크레딧", "credit"]},
+            },
+            "크레딧으로 할게요",
+            "신용카드",
+        ),
         ({"type": "enum", "values": ["small", "large"]}, "LARGE please", "large"),
         ({"type": "date"}, "1990년 3월 5일생이에요", "1990-03-05"),
         ({"type": "date"}, "born 1990-03-05", "1990-03-05"),
@@ -94,8 +119,11 @@ def slot(**data: Any) -> Slot:
         ({"type": "phone"}, "010 1234 5678이요", "010-1234-5678"),
         ({"type": "phone"}, "+82 10-1234-5678", "+821012345678"),
         ({"type": "email"}, "Mail: Kim.Lee+x@Example.co.kr", "kim.lee+x@example.co.kr"),
-        ({"type": "pattern", "pattern": r"grid\s*(?P<value>\d{4}\s?\d{4})"}, "grid 1234 5678",
-         "1234 5678"),
+        (
+            {"type": "pattern", "pattern": r"grid\s*(?P<value>\d{4}\s?\d{4})"},
+            "grid 1234 5678",
+            "1234 5678",
+        ),
         ({"type": "text"}, "홍길동입니다.", "홍길동입니다"),
     ],
 )
@@ -152,3 +180,18 @@ def test_control_intents_do_not_fill_an_asked_text_slot() -> None:
 )
 def test_coerce_model_values(definition: dict[str, Any], value: Any, expected: Any) -> None:
     assert coerce(slot(**definition), value) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("no, that is not correct", "deny"),
+        ("that's incorrect", "deny"),
+        ("안 맞아요", "deny"),
+        ("아니요 안 맞아요", "deny"),
+        ("yes, correct", "affirm"),
+        ("잘 모르겠어요", None),
+    ],
+)
+def test_keywords_stand_alone_and_ties_do_not_confirm(text: str, intent: str | None) -> None:
+    assert analyse(text).intent == intent

@@ -53,10 +53,24 @@ def cond(data: dict[str, Any]) -> bool:
         ({"field": "user.location.latitude", "operator": "gt", "value": 30}, True),
         ({"field": "turn.count", "operator": "equals", "value": 3}, True),
         ({"field": "context.mood", "operator": "bogus", "value": "low"}, False),
-        ({"all": [{"field": "slots.age", "operator": "gt", "value": 1},
-                  {"field": "context.mood", "operator": "equals", "value": "low"}]}, True),
-        ({"any": [{"field": "slots.age", "operator": "lt", "value": 1},
-                  {"field": "context.mood", "operator": "equals", "value": "high"}]}, False),
+        (
+            {
+                "all": [
+                    {"field": "slots.age", "operator": "gt", "value": 1},
+                    {"field": "context.mood", "operator": "equals", "value": "low"},
+                ]
+            },
+            True,
+        ),
+        (
+            {
+                "any": [
+                    {"field": "slots.age", "operator": "lt", "value": 1},
+                    {"field": "context.mood", "operator": "equals", "value": "high"},
+                ]
+            },
+            False,
+        ),
         ({"not": {"field": "slots.age", "operator": "lt", "value": 1}}, True),
     ],
 )

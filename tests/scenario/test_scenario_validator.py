@@ -118,8 +118,12 @@ def test_unknown_action() -> None:
 def test_unknown_operator_inside_combinator() -> None:
     condition = {"any": [{"field": "input.text", "operator": "looks_like", "value": "x"}]}
     data = make_graph(
-        [node("start", default_next="end", next_nodes=[{"target": "end", "condition": condition}]),
-         END]
+        [
+            node(
+                "start", default_next="end", next_nodes=[{"target": "end", "condition": condition}]
+            ),
+            END,
+        ]
     )
     path = "graph.nodes[0].next_nodes[0].condition.any[0].operator"
     severity, message = only(data, path)
@@ -208,9 +212,7 @@ def test_result_map_cannot_write_reserved_context() -> None:
 
 
 def test_negative_max_fallback_retries() -> None:
-    data = make_graph(
-        [node("start", params={"max_fallback_retries": -1}, default_next="end"), END]
-    )
+    data = make_graph([node("start", params={"max_fallback_retries": -1}, default_next="end"), END])
     assert only(data, "graph.nodes[0].params.max_fallback_retries")[0] == "error"
 
 
@@ -233,3 +235,19 @@ def test_every_problem_is_reported_at_once() -> None:
         "graph.nodes[0].next_nodes[1].target",
         "graph.nodes[0].default_next",
     } <= paths
+
+
+def test_pass_through_with_an_unconditional_transition_is_fine() -> None:
+    data = make_graph([node("start", wait_for_input=False, next_nodes=[{"target": "end"}]), END])
+    assert validate_document(data)[1] == []
+    data = make_graph(
+        [
+            node(
+                "start",
+                wait_for_input=False,
+                next_nodes=[{"target": "end", "condition": {"field": "input.text"}}],
+            ),
+            END,
+        ]
+    )
+    assert only(data, "graph.nodes[0].wait_for_input")[0] == "warning"
