@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,6 +52,9 @@ def _validate(args: argparse.Namespace) -> int:
 def _test(args: argparse.Namespace) -> int:
     from dialogkit.testing.conversations import run_paths
 
+    if not args.verbose:
+        # Skill failures are expected in "down" cases; the report says what matters.
+        logging.getLogger("dialogkit").setLevel(logging.ERROR)
     paths = [Path(p) for p in (args.paths or ["scenarios"])]
     return run_paths(paths, llm=args.llm, min_coverage=args.min_coverage)
 
@@ -103,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("paths", nargs="*", metavar="PATH")
     test.add_argument("--llm", default=None, help="run with this model instead of offline")
     test.add_argument("--min-coverage", type=float, default=0.0)
+    test.add_argument("-v", "--verbose", action="store_true", help="show engine warnings")
     test.set_defaults(handler=_test)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of scenario files")
@@ -118,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     handler = args.handler
     code: int = handler(args)
     return code
