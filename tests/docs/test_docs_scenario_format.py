@@ -53,8 +53,11 @@ def test_the_example_graph_runs_as_described(engine: Engine) -> None:
         OPERATORS
         | ACTIONS
         | set(get_args(SlotType))
-        | {f.alias or n for m in (Metadata, Graph, Node, NodeParams, Intent, Slot, SlotValidation,
-                                  Transition) for n, f in m.model_fields.items()}
+        | {
+            f.alias or n
+            for m in (Metadata, Graph, Node, NodeParams, Intent, Slot, SlotValidation, Transition)
+            for n, f in m.model_fields.items()
+        }
     ),
 )
 def test_every_name_is_documented(name: str) -> None:

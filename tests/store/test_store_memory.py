@@ -91,8 +91,14 @@ def make_engine(clock: Clock) -> Engine:
     return Engine(router=OfflineRouter(), skills=RecordingSkills(), store=MemoryStore(clock=clock))
 
 
-NODES = [{"id": "a", "description": "A.", "responses": {"default": "Say anything."},
-          "next_nodes": [{"action": "stay"}]}]
+NODES = [
+    {
+        "id": "a",
+        "description": "A.",
+        "responses": {"default": "Say anything."},
+        "next_nodes": [{"action": "stay"}],
+    }
+]
 
 
 async def test_expired_session_is_not_found_on_message_and_info() -> None:

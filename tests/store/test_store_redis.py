@@ -14,8 +14,14 @@ from dialogkit.engine.state import DialogueState, SessionConfig
 from dialogkit.store.redis import RedisStore, SessionBusy
 from tests.helpers import RecordingSkills, make_graph
 
-NODES = [{"id": "a", "description": "A.", "responses": {"default": "Say anything."},
-          "next_nodes": [{"action": "stay"}]}]
+NODES = [
+    {
+        "id": "a",
+        "description": "A.",
+        "responses": {"default": "Say anything."},
+        "next_nodes": [{"action": "stay"}],
+    }
+]
 
 
 @pytest.fixture
@@ -26,8 +32,7 @@ async def store(redis_url: str) -> AsyncIterator[RedisStore]:
 
 
 async def test_config_and_state_round_trip(store: RedisStore) -> None:
-    config = SessionConfig(session_id="s", scenario={"x": 1}, scenario_key="k",
-                           user={"name": "김"})
+    config = SessionConfig(session_id="s", scenario={"x": 1}, scenario_key="k", user={"name": "김"})
     await store.put_config(config)
     assert await store.get_config("s") == config
     state = DialogueState(current_node="a", slots={"n": 1}, turn_count=2)
