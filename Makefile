@@ -41,7 +41,7 @@ scenarios-test: $(STAMP)
 	$(BIN)/dialogkit test scenarios --min-coverage 0.9
 
 docs: $(STAMP)
-	$(BIN)/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 test: lint typecheck pytest scenarios-test docs
 

@@ -49,6 +49,13 @@ class Session:
     def info(self) -> ChatbotSessionInfoResponse:
         return self._engine.portal.run(self.ainfo())
 
+    async def apath(self) -> list[str]:
+        return (await self._engine.astate(self.id)).visits
+
+    def path(self) -> list[str]:
+        """Every node the session entered, in order (nodes passed through included)."""
+        return self._engine.portal.run(self.apath())
+
     async def atranscript(self) -> list[TurnRecord]:
         return await self._engine.atranscript(self.id)
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from dialogkit.errors import ScenarioError, ScenarioInvalid, ScenarioNotFound
+from dialogkit.scenario import graphview
 from dialogkit.scenario.model import Node, ScenarioDocument, Slot
 from dialogkit.scenario.problems import Problem, errors
 from dialogkit.scenario.registry import resolve_name
@@ -114,6 +117,28 @@ class Scenario:
 
     def slot(self, name: str) -> Slot | None:
         return self.document.slots.get(name)
+
+    def to_mermaid(
+        self, *, path: Sequence[str] | None = None, coverage: AbstractSet[str] | None = None
+    ) -> str:
+        """A Mermaid flowchart: transitions with their conditions, terminal nodes marked,
+        optionally the ``path`` a session took and the nodes ``coverage`` visited."""
+        return graphview.to_mermaid(self, path=path, coverage=coverage)
+
+    def to_svg(
+        self, *, path: Sequence[str] | None = None, coverage: AbstractSet[str] | None = None
+    ) -> str:
+        """The same graph as a self-contained SVG (no JavaScript, works offline)."""
+        return graphview.to_svg(self, path=path, coverage=coverage)
+
+    def to_html(
+        self, *, path: Sequence[str] | None = None, coverage: AbstractSet[str] | None = None
+    ) -> str:
+        """The SVG wrapped for a notebook cell or a web page."""
+        return graphview.to_html(self, path=path, coverage=coverage)
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
 
     def to_dict(self) -> dict[str, Any]:
         """The raw document as loaded (unknown keys included)."""

@@ -155,3 +155,16 @@ def test_public_names() -> None:
         for name in dialogkit.__all__
         if name.endswith(("Error", "NotFound", "Invalid"))
     )
+
+
+def test_session_path_and_graph_views(engine: Engine, coffee: Scenario) -> None:
+    session = engine.start(coffee)
+    for text, _, _ in WALK:
+        session.send(text)
+    path = session.path()
+    assert path[0] == "welcome" and path[-1] == "done"
+    mermaid = coffee.to_mermaid(path=path, coverage=set(path))
+    assert "flowchart TD" in mermaid and "intent = affirm" in mermaid
+    svg = coffee.to_svg(path=path)
+    assert svg.count("<rect") >= len(coffee.nodes)
+    assert coffee._repr_html_() == coffee.to_html()
