@@ -90,14 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also start the reference skill runtime in-process (unless SKILL_RUNTIME_BASE_URL)",
     )
-    serve.set_defaults(handler=_serve)
+    serve.set_defaults(handler=_serve, sanic_logging=True)
 
     skills = commands.add_parser("skills", help="the reference skill runtime")
     skills_commands = skills.add_subparsers(dest="skills_command", required=True)
     skills_serve = skills_commands.add_parser("serve", help="serve the reference skill runtime")
     skills_serve.add_argument("--host", default="127.0.0.1")
     skills_serve.add_argument("--port", type=int, default=8100)
-    skills_serve.set_defaults(handler=_skills_serve)
+    skills_serve.set_defaults(handler=_skills_serve, sanic_logging=True)
 
     validate = commands.add_parser("validate", help="validate scenario files or names")
     validate.add_argument("scenarios", nargs="+", metavar="SCENARIO")
@@ -123,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if not getattr(args, "sanic_logging", False):
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     handler = args.handler
     code: int = handler(args)
     return code
