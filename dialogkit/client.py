@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any, Generic, Self, TypedDict, TypeVar, Unpack
+from typing import Any, Generic, TypedDict, TypeVar, Unpack
 from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, ValidationError
 
+from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
 from dialogkit.engine.session import Reply
 from dialogkit.errors import (
     APIError,
@@ -171,9 +171,16 @@ def _detail(body: Any) -> str:
 class _BaseClient:
     """Requests and responses of every endpoint; subclasses only send and close."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, *, http_client: object, transport: object) -> None:
+        """Both clients take a caller's ``http_client`` or a ``transport`` for their own one.
+
+        Giving both is a mistake (the transport would be ignored), so it is refused here once.
+        """
         # A prefix such as "/dm" is part of base_url; every path is appended to it.
         self.base_url = base_url.rstrip("/")
+        if http_client is not None and transport is not None:
+            raise ValueError("Give either http_client or transport, not both.")
+        self._owns_http = http_client is None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.base_url!r})"
@@ -273,7 +280,7 @@ class _BaseClient:
         raise APIError(status, body, message)
 
 
-class Client(_BaseClient):
+class Client(ClosingMixin, _BaseClient):
     """A blocking client; ``http_client`` (owned by the caller) or ``transport`` may be given.
 
     ``timeout`` applies to the httpx client created here; a given ``http_client`` keeps its own.
@@ -287,10 +294,7 @@ class Client(_BaseClient):
         transport: httpx.BaseTransport | None = None,
         timeout: httpx.Timeout | float | None = DEFAULT_TIMEOUT,
     ) -> None:
-        super().__init__(base_url)
-        if http_client is not None and transport is not None:
-            raise ValueError("Give either http_client or transport, not both.")
-        self._owns_http = http_client is None
+        super().__init__(base_url, http_client=http_client, transport=transport)
         self._http = http_client or httpx.Client(transport=transport, timeout=timeout)
 
     def _send(self, call: _Call[T]) -> T:
@@ -342,19 +346,8 @@ class Client(_BaseClient):
         if self._owns_http:
             self._http.close()
 
-    def __enter__(self) -> Self:
-        return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class AsyncClient(_BaseClient):
+class AsyncClient(AsyncClosingMixin, _BaseClient):
     """The asyncio client; same methods as ``Client``, awaited."""
 
     def __init__(
@@ -365,10 +358,7 @@ class AsyncClient(_BaseClient):
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: httpx.Timeout | float | None = DEFAULT_TIMEOUT,
     ) -> None:
-        super().__init__(base_url)
-        if http_client is not None and transport is not None:
-            raise ValueError("Give either http_client or transport, not both.")
-        self._owns_http = http_client is None
+        super().__init__(base_url, http_client=http_client, transport=transport)
         self._http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
 
     async def _send(self, call: _Call[T]) -> T:
@@ -419,17 +409,6 @@ class AsyncClient(_BaseClient):
     async def aclose(self) -> None:
         if self._owns_http:
             await self._http.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 class _RemoteSessionBase:

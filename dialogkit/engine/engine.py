@@ -11,6 +11,7 @@ from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
+from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
 from dialogkit.engine.providers import Router
 from dialogkit.engine.session import Reply, Session
 from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
@@ -35,7 +36,7 @@ logger = logging.getLogger("dialogkit.engine")
 SCENARIO_CACHE_SIZE = 128
 
 
-class Engine:
+class Engine(ClosingMixin, AsyncClosingMixin):
     """Runs conversations in-process.
 
     ``Engine()`` with no arguments is fully offline (rule NLU, template NLG, memory store).
@@ -296,18 +297,6 @@ class Engine:
     def close(self) -> None:
         self.portal.run(self.aclose())
         self.portal.close()
-
-    async def __aenter__(self) -> Engine:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    def __enter__(self) -> Engine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def end_reason(state: DialogueState) -> str:

@@ -12,11 +12,11 @@ import asyncio
 import ssl
 import threading
 from functools import cache
-from types import TracebackType
-from typing import Any, Final, Self
+from typing import Any, Final
 
 import httpx
 
+from dialogkit._lifecycle import AsyncClosingMixin
 from dialogkit.errors import SkillError
 from dialogkit.settings import Settings
 from dialogkit.skills.base import SkillCall, SkillOutcome
@@ -40,7 +40,7 @@ def _tls_context() -> ssl.SSLContext:
     return httpx.create_ssl_context()
 
 
-class HTTPSkillRunner:
+class HTTPSkillRunner(AsyncClosingMixin):
     """Runs skills on a remote runtime over HTTP; ``run`` never raises.
 
     Connections are pooled in one ``httpx.AsyncClient`` per event loop, because a client's
@@ -151,14 +151,3 @@ class HTTPSkillRunner:
                 await client.aclose()
             elif loop.is_running():
                 await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(client.aclose(), loop))
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()

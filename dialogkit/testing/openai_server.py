@@ -34,7 +34,9 @@ from dataclasses import dataclass, field
 from http.client import responses
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, Self, TypeAlias
+from typing import Any, TypeAlias
+
+from dialogkit.testing._loopback import LoopbackHTTPServer
 
 __all__ = [
     "Completion",
@@ -149,7 +151,7 @@ _ERROR_TYPES: Mapping[int, str] = {
 }
 
 
-class ScriptedOpenAIServer:
+class ScriptedOpenAIServer(LoopbackHTTPServer):
     """An OpenAI-compatible server for tests: ``POST …/chat/completions``, ``GET …/models``.
 
     Use it as a context manager (or call ``start`` and ``stop``). Paths are matched by their
@@ -163,48 +165,19 @@ class ScriptedOpenAIServer:
         models: Sequence[str] = ("scripted",),
         host: str = "127.0.0.1",
     ) -> None:
+        super().__init__(host)
         self.handler = handler
         self.models = list(models)
-        self._host = host
         self._replies: deque[Reply] = deque(replies)
         self._requests: list[RecordedRequest] = []
         self._errors: list[Exception] = []
         self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._httpd: _HTTPServer | None = None
-        self._thread: threading.Thread | None = None
         self._completions = 0
 
     # -- lifecycle -----------------------------------------------------------------------
 
-    def start(self) -> Self:
-        """Bind an ephemeral port and serve in a daemon thread."""
-        if self._httpd is not None:
-            return self
-        self._stopping.clear()
-        self._httpd = _HTTPServer((self._host, 0), _RequestHandler, self)
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.02},
-            name="ScriptedOpenAIServer",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving; delayed replies still waiting are cut short."""
-        if self._httpd is None:
-            return
-        self._stopping.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join()
-        self._httpd = self._thread = None
-
-    def __enter__(self) -> Self:
-        return self.start()
+    def _create_server(self, address: tuple[str, int]) -> ThreadingHTTPServer:
+        return _HTTPServer(address, _RequestHandler, self)
 
     def __exit__(
         self,
@@ -218,15 +191,9 @@ class ScriptedOpenAIServer:
             raise self._errors[0]
 
     @property
-    def port(self) -> int:
-        if self._httpd is None:
-            raise RuntimeError("ScriptedOpenAIServer is not running; call start() first.")
-        return int(self._httpd.server_address[1])
-
-    @property
     def base_url(self) -> str:
         """The URL to give an OpenAI client, such as ``http://127.0.0.1:PORT/v1``."""
-        return f"http://{self._host}:{self.port}/v1"
+        return f"{super().base_url}/v1"
 
     # -- scripting and inspection --------------------------------------------------------
 
@@ -350,8 +317,6 @@ def _error_body(error: ErrorReply) -> dict[str, Any]:
 
 
 class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-
     def __init__(
         self,
         address: tuple[str, int],

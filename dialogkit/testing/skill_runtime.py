@@ -24,8 +24,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
+
+from dialogkit._lifecycle import AsyncStartStopMixin
+from dialogkit.testing._loopback import LoopbackHTTPServer
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ class RecordedRequest:
 Handler = Callable[[RecordedRequest], SkillReply | Mapping[str, Any]]
 
 
-class RecordingSkillRuntime:
+class RecordingSkillRuntime(AsyncStartStopMixin, LoopbackHTTPServer):
     """A skill runtime that records requests and answers from a script.
 
     ``replies`` are consumed in order; ``add`` appends more. ``handler`` answers once the
@@ -117,22 +119,12 @@ class RecordingSkillRuntime:
         handler: Handler | None = None,
         default: SkillReply | Mapping[str, Any] | None = None,
     ) -> None:
+        super().__init__()
         self._replies: deque[SkillReply] = deque(_as_reply(reply) for reply in replies)
         self._handler = handler
         self._default = None if default is None else _as_reply(default)
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def base_url(self) -> str:
-        """``http://127.0.0.1:PORT`` of the running server."""
-        if self._server is None:
-            raise RuntimeError("The recording skill runtime is not running; call start().")
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
 
     @property
     def requests(self) -> list[RecordedRequest]:
@@ -150,33 +142,8 @@ class RecordingSkillRuntime:
         with self._lock:
             self._replies.extend(_as_reply(reply) for reply in replies)
 
-    def start(self) -> Self:
-        """Bind an ephemeral port on 127.0.0.1 and serve in a background thread."""
-        if self._server is not None:
-            return self
-        self._stopping.clear()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.01},
-            name="recording-skill-runtime",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving; delayed replies still waiting are cut short."""
-        if self._server is None:
-            return
-        self._stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        if self._thread is not None:
-            self._thread.join()
-        self._server = None
-        self._thread = None
+    def _create_server(self, address: tuple[str, int]) -> ThreadingHTTPServer:
+        return ThreadingHTTPServer(address, _handler_class(self))
 
     def _answer(self, request: RecordedRequest) -> SkillReply:
         with self._lock:
@@ -191,28 +158,6 @@ class RecordingSkillRuntime:
         return SkillReply.failure(
             "SCRIPT_EXHAUSTED", "RecordingSkillRuntime has no scripted reply left", status=500
         )
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    async def __aenter__(self) -> Self:
-        return self.start()
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def _as_reply(reply: SkillReply | Mapping[str, Any]) -> SkillReply:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from types import TracebackType
 from typing import Any, Self
 
 from sanic import Sanic
 
+from dialogkit._lifecycle import AsyncStartStopMixin
 from dialogkit.errors import DialogkitError
 from dialogkit.skills.runtime.app import create_runtime_app
 
@@ -22,7 +22,7 @@ START_TIMEOUT_S = 10.0
 DRAIN_TIMEOUT_S = 1.0
 
 
-class RuntimeServer:
+class RuntimeServer(AsyncStartStopMixin):
     """Serve a runtime app (default: a fresh reference app) on ``host``:``port``.
 
     ``port=0`` picks a free port; read ``base_url`` after ``start()``. An app can be
@@ -130,25 +130,3 @@ class RuntimeServer:
         for connection in list(server.connections):
             connection.abort()
         await server.after_stop()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    async def __aenter__(self) -> Self:
-        return self.start()
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
