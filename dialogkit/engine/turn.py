@@ -5,9 +5,10 @@ Read top to bottom, a turn is:
 1. the input gate (empty text -> ``no_input``; STT confidence at or below the threshold ->
    ``not_understood`` with intent ``stt_low_confidence``; both skip NLU);
 2. NLU, limited to the intents and slots the current node can use;
-3. global transitions, then the node's turn limit, its slots, ``next_nodes`` in order and
+3. the move: distinctive slot values first, global transitions, then open slot values and
+   the node's ``next_nodes`` in order, its turn limit (when nothing matched but a stay), and
    ``default_next``;
-4. the move: a target node is *entered* (its skill runs once, its reply is written, and a
+4. applying it: a target node is *entered* (its skill runs once, its reply is written, and a
    node with ``wait_for_input: false`` passes straight on), or an action is applied;
 5. a fallback when the node could not use the input, with replies that never repeat an
    earlier assistant sentence.
