@@ -31,7 +31,7 @@ from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
 from dialogkit.nlg.dedupe import said_before
 from dialogkit.nlu.base import NLUProvider, NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
-from dialogkit.nlu.entities import INVALID, coerce, is_open
+from dialogkit.nlu.entities import is_open
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import evaluate, iter_conditions
 from dialogkit.scenario.model import Intent, Node, Slot, Transition
@@ -332,14 +332,11 @@ class Turn:
 
     @staticmethod
     def _constrain(result: NLUResult, request: NLURequest) -> NLUResult:
-        """Whatever a provider answered, keep only declared intents and well-typed slots."""
+        """Whatever a provider answered, keep only declared intents and the slots the node
+        may use. Values are not coerced again: providers return them typed (``coerce`` is not
+        idempotent for pattern slots, whose extracted value no longer carries its context)."""
         intent = result.intent if result.intent in request.intents else None
-        entities = {}
-        for name, value in result.entities.items():
-            slot = request.slots.get(name)
-            checked = coerce(slot, value) if slot is not None else INVALID
-            if checked is not INVALID:
-                entities[name] = checked
+        entities = {k: v for k, v in result.entities.items() if k in request.slots}
         confidence = min(max(result.confidence, 0.0), 1.0)
         return result.model_copy(
             update={"intent": intent, "entities": entities, "confidence": confidence}

@@ -36,5 +36,10 @@ class NLURequest:
 
 class NLUProvider(Protocol):
     async def understand(self, request: NLURequest) -> NLUResult:
-        """Analyse ``request.text``; must not raise (return an empty result instead)."""
+        """Analyse ``request.text``; must not raise (return an empty result instead).
+
+        Entity values must already be typed: pass model output through
+        ``dialogkit.nlu.entities.coerce``. The engine drops undeclared intents and slots the
+        node cannot use, but does not coerce values a second time.
+        """
         ...

@@ -153,3 +153,48 @@ def test_a_routing_node_says_nothing_and_costs_no_generation() -> None:
     nlg.nodes.clear()
     assert session.send("ok").response == "Bye."
     assert nlg.nodes == ["end"]
+
+
+def test_provider_values_are_kept_as_typed_and_undeclared_ones_dropped() -> None:
+    from dialogkit.nlu.base import NLURequest
+    from dialogkit.nlu.result import NLUResult
+
+    class ModelLike:
+        async def understand(self, request: NLURequest) -> NLUResult:
+            return NLUResult(
+                intent="admin",
+                entities={"grid": "1234 5678", "secret": "x"},
+                confidence=3.0,
+                source="llm",
+            )
+
+    class Router(OfflineRouter):
+        def nlu(self, model: str, *, hybrid: bool | None = None) -> ModelLike:  # type: ignore[override]
+            return ModelLike()
+
+    slots = {
+        "grid": {
+            "type": "pattern",
+            "pattern": r"grid\s*(?P<value>\d{4}\s?\d{4})",
+            "prompt": "Grid?",
+        },
+        "secret": {"type": "text", "prompt": "Secret?"},
+    }
+    ask = {
+        "id": "ask",
+        "description": "Ask the grid.",
+        "collect_slots": ["grid"],
+        "default_next": "end",
+    }
+    end = {
+        "id": "end",
+        "description": "End.",
+        "responses": {"default": "Grid {grid}."},
+        "terminal": True,
+    }
+    engine = Engine(router=Router(), skills=RecordingSkills())
+    session = engine.start(make_graph([ask, end], slots=slots), bot_first=True)
+    reply = session.send("grid 1234 5678")
+    assert reply.response == "Grid 1234 5678."
+    assert reply.trace is not None and reply.trace.intent is None
+    assert session.info().slots == {"grid": "1234 5678"}
