@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import time
 import uuid
@@ -271,9 +269,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         return Scenario.from_dict(scenario)
 
     def _remember(self, scenario: Scenario) -> str:
-        digest = hashlib.sha256(
-            json.dumps(scenario.to_dict(), sort_keys=True, ensure_ascii=False).encode()
-        ).hexdigest()[:32]
+        digest = scenario.fingerprint
         self._scenarios[digest] = scenario
         self._scenarios.move_to_end(digest)
         while len(self._scenarios) > SCENARIO_CACHE_SIZE:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -74,6 +75,12 @@ class Scenario:
     @cached_property
     def _problems(self) -> list[Problem]:
         return validate_document(self._raw)[1]
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A digest of the document, computed once: sessions name their scenario by it."""
+        canonical = json.dumps(self._raw, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(canonical.encode()).hexdigest()[:32]
 
     @property
     def is_valid(self) -> bool:
