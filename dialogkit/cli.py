@@ -17,8 +17,15 @@ from dialogkit.scenario.scenario import Scenario
 def _serve(args: argparse.Namespace) -> int:
     from dialogkit_server.app import serve
 
-    serve(args.host, args.port, with_skill_runtime=args.with_skill_runtime)
+    serve(args.host, args.port, with_skill_runtime=args.with_skill_runtime, backlog=args.backlog)
     return 0
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
+    return value
 
 
 def _skills_serve(args: argparse.Namespace) -> int:
@@ -89,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--with-skill-runtime",
         action="store_true",
         help="also start the reference skill runtime in-process (unless SKILL_RUNTIME_BASE_URL)",
+    )
+    serve.add_argument(
+        "--backlog",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="listen backlog (default: DIALOGKIT_BACKLOG, else 1024)",
     )
     serve.set_defaults(handler=_serve, sanic_logging=True)
 

@@ -25,9 +25,18 @@ def scenarios_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "scenarios"
 
 
-@lru_cache(maxsize=8)
 def _read_registry(folder: Path) -> dict[str, str]:
+    """The registry of ``folder``, read again only when the file's mtime or size changed."""
     path = folder / REGISTRY_FILE
+    try:
+        info = os.stat(path)
+    except OSError:
+        return {}
+    return _parse_registry(path, info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=8)
+def _parse_registry(path: Path, mtime_ns: int, size: int) -> dict[str, str]:
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
