@@ -6,9 +6,10 @@ Three things with three lifetimes and three access patterns:
   scenario itself lives once per process in the scenario cache, never in a session);
 - ``DialogueState``: what a turn reads and writes, read and saved whole on every turn, so it
   is kept small and bounded (recent windows, never the whole conversation);
-- ``Records``: the append-only history, transcript and path; a turn only appends to them
-  (O(1) in the length of the conversation) and they are read only for a completion with
-  ``include_history``, a transcript or coverage.
+- ``Records``: the append-only transcript and path; a turn only appends to them (O(1) in
+  the length of the conversation) and they are read only for a completion with
+  ``include_history``, a transcript or coverage. The full history is not stored twice: each
+  transcript row holds the turn's user text and reply, and ``history_of`` derives it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ RECENT_VISITS = 8
 """Nodes entered that the state keeps for the ``back`` action."""
 
 RecordKind = Literal["history", "transcript", "visits"]
+"""What can be read; ``history`` is derived from the stored transcript rows."""
 RECORD_KINDS: tuple[RecordKind, ...] = ("history", "transcript", "visits")
 
 
@@ -78,14 +80,12 @@ class Visit(BaseModel):
 
 
 class Records(BaseModel):
-    """A session's append-only records, or the part of them one turn appends."""
+    """A session's records as read (``history`` derived from the rows), or what one turn
+    appends (``transcript`` and ``visits`` only)."""
 
     history: list[HistoryEntry] = Field(default_factory=list)
     transcript: list[TurnRecord] = Field(default_factory=list)
     visits: list[Visit] = Field(default_factory=list)
-
-    def items(self) -> Iterable[tuple[RecordKind, list[Any]]]:
-        return (("history", self.history), ("transcript", self.transcript), ("visits", self.visits))
 
     @property
     def path(self) -> list[str]:
@@ -96,6 +96,17 @@ class Records(BaseModel):
     def transitions(self) -> list[tuple[str, str]]:
         """Every (source, target) move taken by a transition, in order."""
         return [(v.source, v.node) for v in self.visits if v.source is not None]
+
+
+def history_of(rows: Iterable[TurnRecord]) -> list[HistoryEntry]:
+    """The conversation history of transcript rows: each turn's user message (when the turn
+    had input) then its reply, exactly as the turn wrote them to its recent window."""
+    history: list[HistoryEntry] = []
+    for row in rows:
+        if row.confidence is not None:
+            history.append(HistoryEntry(role="user", message=row.user_text))
+        history.append(HistoryEntry(role="assistant", message=row.reply))
+    return history
 
 
 class DialogueState(BaseModel):

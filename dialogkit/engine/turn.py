@@ -550,12 +550,12 @@ class Turn:
         }
 
     def _record_assistant(self, reply: str) -> None:
-        """Append the exchange to the history records and to the state's recent window."""
+        """Append the exchange to the state's recent window (the session's full history is
+        derived from its transcript rows, which hold the same user text and reply)."""
         text = self._input.get("text")
         entries = [HistoryEntry(role="assistant", message=reply)]
         if text is not None and self._input.get("confidence") is not None:
             entries.insert(0, HistoryEntry(role="user", message=str(text)))
-        self.records.history.extend(entries)
         recent = self.state.history
         recent.extend(entries)
         del recent[:-RECENT_HISTORY]

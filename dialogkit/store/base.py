@@ -2,57 +2,57 @@
 
 A store keeps, per session, three things with different access patterns (see
 ``dialogkit.engine.state``): the config (written at creation), the small dialogue state
-(read and replaced on every turn) and the append-only records (appended on every turn, read
-rarely). Every part of a session expires together: ``state_ttl_s`` after the last save, and
-never later than ``config_ttl_s`` after creation. Scenarios are stored once per fingerprint,
-not once per session.
+(read and replaced on every turn) and the append-only records, transcript rows and path
+steps (appended on every turn, read rarely). Every part of a session expires together:
+``state_ttl_s`` after the last save, and never later than ``config_ttl_s`` after creation.
+Scenarios are stored once per fingerprint, not once per session.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
-
-from pydantic import BaseModel
+from typing import Any, Literal, NamedTuple, Protocol
 
 from dialogkit.engine.state import (
+    RECORD_KINDS,
     DialogueState,
     RecordKind,
     Records,
     SessionConfig,
     TurnRecord,
     Visit,
+    history_of,
 )
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.wire import HistoryEntry, dump_json
+from dialogkit.wire import dump_json
 
 STATE_TTL_S = 3600
 CONFIG_TTL_S = 24 * 3600
 HISTORY_LIMIT = 1000
 TRANSCRIPT_LIMIT = 1000
 
-_RECORD_MODELS: dict[RecordKind, type[BaseModel]] = {
-    "history": HistoryEntry,
-    "transcript": TurnRecord,
-    "visits": Visit,
-}
+StoredKind = Literal["transcript", "visits"]
+STORED_KINDS: tuple[StoredKind, ...] = ("transcript", "visits")
+"""The record lists a store keeps per session (history is derived from the transcript)."""
 
 
 @dataclass(frozen=True)
 class RecordLimits:
-    """How many records of each kind a session keeps; past a limit the oldest are dropped.
+    """How many records a session keeps; past a limit the oldest are dropped.
 
-    The turn itself is never refused: its state is saved and its records appended, and the
-    records then hold the most recent ``limit`` entries. Path steps (``visits``) share the
-    history limit.
+    The turn itself is never refused: its state is saved and its records appended, and reads
+    then return the most recent ``history`` entries and ``transcript`` rows. A store keeps
+    ``rows`` transcript rows (a row gives one or two history entries) and as many path steps.
     """
 
     history: int = HISTORY_LIMIT
     transcript: int = TRANSCRIPT_LIMIT
 
-    def of(self, kind: RecordKind) -> int:
-        return self.transcript if kind == "transcript" else self.history
+    @property
+    def rows(self) -> int:
+        return max(self.history, self.transcript)
 
 
 class StoredSession(NamedTuple):
@@ -112,20 +112,33 @@ class SessionStore(Protocol):
     async def aclose(self) -> None: ...
 
 
-def encode_records(records: Records) -> list[tuple[RecordKind, list[bytes]]]:
-    """The non-empty kinds of ``records``, one JSON document per record."""
-    return [
-        (kind, [dump_json(item, exclude_defaults=True) for item in items])
-        for kind, items in records.items()
-        if items
+def encode_records(records: Records) -> list[tuple[StoredKind, list[bytes]]]:
+    """What a turn appends, per stored kind: one JSON document per record."""
+    appended: list[tuple[StoredKind, list[bytes]]] = [
+        ("transcript", [dump_json(row, exclude_defaults=True) for row in records.transcript]),
+        ("visits", [dump_json(visit, exclude_defaults=True) for visit in records.visits]),
     ]
+    return [(kind, items) for kind, items in appended if items]
 
 
-def decode_records(raw: dict[RecordKind, list[Any]]) -> Records:
-    """Records from the JSON documents of ``encode_records`` (bytes or str), per kind."""
-    return Records.model_validate(
-        {
-            kind: [_RECORD_MODELS[kind].model_validate_json(item) for item in items]
-            for kind, items in raw.items()
-        }
+def stored_kinds(kinds: Collection[RecordKind]) -> list[StoredKind]:
+    """The stored lists that reading ``kinds`` (all when empty) needs."""
+    wanted = set(kinds or RECORD_KINDS)
+    rows = bool(wanted & {"history", "transcript"})
+    return [kind for kind in STORED_KINDS if kind in wanted or (kind == "transcript" and rows)]
+
+
+def decode_records(
+    raw: dict[StoredKind, list[Any]], kinds: Collection[RecordKind], limits: RecordLimits
+) -> Records:
+    """The records of ``kinds`` (all when empty) from the stored JSON documents, each cut to
+    its limit."""
+    wanted = set(kinds or RECORD_KINDS)
+    rows = [TurnRecord.model_validate_json(item) for item in raw.get("transcript", [])]
+    return Records(
+        history=history_of(rows)[-limits.history :] if "history" in wanted else [],
+        transcript=rows[-limits.transcript :] if "transcript" in wanted else [],
+        visits=[Visit.model_validate_json(item) for item in raw.get("visits", [])[-limits.rows :]]
+        if "visits" in wanted
+        else [],
     )

@@ -2,7 +2,8 @@
 
 Each session is one entry holding its config and state as JSON (so every read is a private
 copy, as with Redis: a turn that fails half-way cannot have touched the stored session) and
-its records as lists of JSON documents, appended to and trimmed in amortized O(1). An
+its records as JSON lines in a ``bytearray`` per kind, appended to and trimmed in amortized
+O(1) (one buffer rather than one object per record: a third less memory). An
 ``ExpiryWheel`` frees whole sessions (config, state, records, and the last reference to a
 scenario) once they expire, so memory stays flat under a steady churn of sessions.
 """
@@ -16,7 +17,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from dialogkit.engine.state import (
-    RECORD_KINDS,
     DialogueState,
     RecordKind,
     Records,
@@ -30,9 +30,33 @@ from dialogkit.store.base import (
     StoredSession,
     decode_records,
     encode_records,
+    stored_kinds,
 )
 from dialogkit.store.expiry import ExpiryWheel
 from dialogkit.wire import dump_json
+
+
+@dataclass(slots=True, eq=False)
+class _Log:
+    """Records as JSON lines (JSON text never holds a raw newline)."""
+
+    lines: bytearray = field(default_factory=bytearray)
+    count: int = 0
+
+    def extend(self, items: list[bytes], limit: int) -> None:
+        for item in items:
+            self.lines += item
+            self.lines += b"\n"
+        self.count += len(items)
+        if self.count > limit + max(1, limit // 8):
+            cut = 0
+            for _ in range(self.count - limit):
+                cut = self.lines.index(b"\n", cut) + 1
+            del self.lines[:cut]
+            self.count = limit
+
+    def read(self) -> list[bytes]:
+        return bytes(self.lines).split(b"\n")[:-1]
 
 
 @dataclass(slots=True, eq=False)
@@ -42,7 +66,8 @@ class _Entry:
     config_expires_at: float
     state: bytes = b""
     state_expires_at: float = 0.0
-    records: dict[RecordKind, list[bytes]] = field(default_factory=dict)
+    transcript: _Log = field(default_factory=_Log)
+    visits: _Log = field(default_factory=_Log)
 
     @property
     def expires_at(self) -> float:
@@ -95,11 +120,8 @@ class MemoryStore:
         entry.state = dump_json(state)
         entry.state_expires_at = now + self.state_ttl_s
         for kind, items in encode_records(records):
-            stored = entry.records.setdefault(kind, [])
-            stored.extend(items)
-            limit = self.limits.of(kind)
-            if len(stored) > limit + max(1, limit // 8):
-                del stored[:-limit]
+            log = entry.transcript if kind == "transcript" else entry.visits
+            log.extend(items, self.limits.rows)
         self._expiry.schedule(session_id, entry.expires_at)
         return entry.state_expires_at
 
@@ -133,12 +155,9 @@ class MemoryStore:
         entry = self._live(session_id, self._clock())
         if entry is None:
             return Records()
-        return decode_records(
-            {
-                kind: entry.records.get(kind, [])[-self.limits.of(kind) :]
-                for kind in kinds or RECORD_KINDS
-            }
-        )
+        logs = {"transcript": entry.transcript, "visits": entry.visits}
+        raw = {kind: logs[kind].read() for kind in stored_kinds(kinds)}
+        return decode_records(raw, kinds, self.limits)
 
     async def scenario(self, key: str) -> Scenario | None:
         shared = self._scenarios.get(key)

@@ -4,8 +4,8 @@ Keys of a session (``{prefix}:{kind}:{session_id}``):
 
 - ``config`` (string) written once at creation;
 - ``state`` (string) replaced on every turn;
-- ``history``, ``transcript``, ``visits`` (lists) appended with ``RPUSH`` and trimmed with
-  ``LTRIM`` to the record limits;
+- ``transcript`` and ``visits`` (lists) appended with ``RPUSH`` and trimmed with ``LTRIM``
+  to the record limits (the history is derived from the transcript rows);
 
 all under the same TTL, renewed by every save: ``state_ttl_s``, capped by what is left of the
 config's ``config_ttl_s``. A turn is one round trip to read (config, state, TTL) and one to
@@ -31,7 +31,6 @@ from redis.asyncio import Redis
 from redis.exceptions import LockError
 
 from dialogkit.engine.state import (
-    RECORD_KINDS,
     DialogueState,
     RecordKind,
     Records,
@@ -42,10 +41,12 @@ from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import (
     CONFIG_TTL_S,
     STATE_TTL_S,
+    STORED_KINDS,
     RecordLimits,
     StoredSession,
     decode_records,
     encode_records,
+    stored_kinds,
 )
 from dialogkit.wire import dump_json
 
@@ -107,8 +108,8 @@ class RedisStore:
             for kind, items in encode_records(records):
                 key = self._key(kind, session_id)
                 pipe.rpush(key, *items)
-                pipe.ltrim(key, -self.limits.of(kind), -1)
-            for kind in RECORD_KINDS:
+                pipe.ltrim(key, -self.limits.rows, -1)
+            for kind in STORED_KINDS:
                 pipe.pexpire(self._key(kind, session_id), ttl_ms)
             replies = await pipe.execute()
         if new or not replies[0]:
@@ -140,12 +141,12 @@ class RedisStore:
         )
 
     async def records(self, session_id: str, *kinds: RecordKind) -> Records:
-        wanted = list(kinds or RECORD_KINDS)
+        stored = stored_kinds(kinds)
         async with self._redis.pipeline(transaction=True) as pipe:
-            for kind in wanted:
-                pipe.lrange(self._key(kind, session_id), -self.limits.of(kind), -1)
+            for kind in stored:
+                pipe.lrange(self._key(kind, session_id), -self.limits.rows, -1)
             lists: list[list[Any]] = await pipe.execute()
-        return decode_records(dict(zip(wanted, lists, strict=True)))
+        return decode_records(dict(zip(stored, lists, strict=True)), kinds, self.limits)
 
     # ----------------------------------------------------------------- scenarios
 

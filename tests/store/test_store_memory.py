@@ -11,12 +11,12 @@ import pytest
 
 from dialogkit import Engine, SessionNotFound
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.engine.state import DialogueState, Records, SessionConfig, TurnRecord, Visit
+from dialogkit.engine.state import DialogueState, Records, SessionConfig, Visit
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import RecordLimits
 from dialogkit.store.memory import MemoryStore
-from dialogkit.wire import HistoryEntry
 from tests.helpers import RecordingSkills, make_graph
+from tests.helpers import transcript_row as row
 
 
 class Clock:
@@ -103,20 +103,18 @@ async def test_load_returns_a_copy() -> None:
 
 async def test_records_are_appended_and_read_back_in_order() -> None:
     store = MemoryStore()
-    await save(store, "s", new=True, history=[HistoryEntry(role="assistant", message="hi")])
-    await save(
-        store,
-        "s",
-        history=[
-            HistoryEntry(role="user", message="x"),
-            HistoryEntry(role="assistant", message="y"),
-        ],
-        visits=[Visit(node="b", source="a")],
-    )
+    await save(store, "s", new=True, transcript=[row(1, None, "hi")], visits=[Visit(node="a")])
+    await save(store, "s", transcript=[row(2, "x\ny", "z")], visits=[Visit(node="b", source="a")])
     records = await store.records("s")
-    assert [h.message for h in records.history] == ["hi", "x", "y"]
-    assert records.transitions == [("a", "b")] and records.path == ["b"]
-    assert (await store.records("s", "visits")).history == []
+    assert [(h.role, h.message) for h in records.history] == [
+        ("assistant", "hi"),
+        ("user", "x\ny"),
+        ("assistant", "z"),
+    ]
+    assert [r.turn for r in records.transcript] == [1, 2]
+    assert records.transitions == [("a", "b")] and records.path == ["a", "b"]
+    only_visits = await store.records("s", "visits")
+    assert only_visits.history == [] and only_visits.transcript == []
     assert await store.records("missing") == Records()
 
 
@@ -124,14 +122,12 @@ async def test_records_keep_the_most_recent_entries_at_the_limit() -> None:
     store = MemoryStore(limits=RecordLimits(history=5, transcript=3))
     await save(store, "s", new=True)
     for turn in range(40):
-        row = TurnRecord(turn=turn, user_text="u", node_before="a", node_after="a", reply="r")
-        await save(
-            store, "s", history=[HistoryEntry(role="user", message=str(turn))], transcript=[row]
-        )
+        await save(store, "s", transcript=[row(turn, f"u{turn}", f"r{turn}")])
         records = await store.records("s")
-        assert [h.message for h in records.history] == [str(t) for t in range(turn + 1)][-5:]
-        assert records.transcript[-1].turn == turn and len(records.transcript) <= 3
-    assert len(store._sessions["s"].records["history"]) <= 5 + 1
+        everything = [m for t in range(turn + 1) for m in (f"u{t}", f"r{t}")]
+        assert [h.message for h in records.history] == everything[-5:]
+        assert [r.turn for r in records.transcript] == list(range(turn + 1))[-3:]
+    assert store._sessions["s"].transcript.count <= 5 + 1
 
 
 async def test_expired_sessions_are_freed_with_their_scenario() -> None:

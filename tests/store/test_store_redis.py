@@ -12,12 +12,12 @@ import pytest
 
 from dialogkit import Engine, SessionNotFound, Settings
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.engine.state import DialogueState, Records, SessionConfig, TurnRecord, Visit
+from dialogkit.engine.state import DialogueState, Records, SessionConfig, Visit
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import RecordLimits
 from dialogkit.store.redis import RedisStore, SessionBusy
-from dialogkit.wire import HistoryEntry
 from tests.helpers import RecordingSkills, make_graph
+from tests.helpers import transcript_row as row
 
 NODES = [
     {
@@ -44,35 +44,25 @@ def config(session_id: str = "s", **fields: Any) -> SessionConfig:
 async def test_config_state_and_records_round_trip(store: RedisStore) -> None:
     session = config(user={"name": "김"})
     state = DialogueState(current_node="a", slots={"n": 1}, turn_count=2)
-    first = Records(history=[HistoryEntry(role="assistant", message="안녕")])
+    first = Records(transcript=[row(1, None, "안녕")])
     await store.save(session, state, first, SCENARIO, new=True)
-    turn = Records(
-        history=[
-            HistoryEntry(role="user", message="x"),
-            HistoryEntry(role="assistant", message="y"),
-        ],
-        transcript=[TurnRecord(turn=3, user_text="x", node_before="a", node_after="a", reply="y")],
-        visits=[Visit(node="a", source="a")],
-    )
+    turn = Records(transcript=[row(2, "x", "y")], visits=[Visit(node="a", source="a")])
     await store.save(session, state, turn, SCENARIO)
     stored = await store.load("s")
     assert stored is not None and stored.state == state and stored.config == session
     assert 3590 < stored.ttl_s <= 3600
     records = await store.records("s")
     assert [h.message for h in records.history] == ["안녕", "x", "y"]
-    assert records.transcript == turn.transcript and records.transitions == [("a", "a")]
+    assert records.transcript == first.transcript + turn.transcript
+    assert records.transitions == [("a", "a")]
     assert await store.load("other") is None
 
 
 async def test_every_key_of_a_session_shares_the_state_ttl(store: RedisStore) -> None:
-    turn = Records(
-        history=[HistoryEntry(role="assistant", message="y")],
-        transcript=[TurnRecord(turn=1, user_text="", node_before="a", node_after="a", reply="y")],
-        visits=[Visit(node="a")],
-    )
+    turn = Records(transcript=[row(1, None, "y")], visits=[Visit(node="a")])
     await store.save(config(), DialogueState(current_node="a"), turn, SCENARIO, new=True)
     redis = store._redis
-    for kind in ("config", "state", "history", "transcript", "visits"):
+    for kind in ("config", "state", "transcript", "visits"):
         ttl = await redis.ttl(store._key(kind, "s"))
         assert 3590 < ttl <= 3600, kind
     assert await redis.ttl(store._key("scenario", SCENARIO.fingerprint)) > 24 * 3600 - 10
@@ -94,29 +84,23 @@ async def test_records_are_trimmed_to_the_limits(redis_url: str) -> None:
     session = config()
     await store.save(session, DialogueState(current_node="a"), Records(), SCENARIO, new=True)
     for turn in range(10):
-        row = TurnRecord(turn=turn, user_text="u", node_before="a", node_after="a", reply="r")
-        history = [HistoryEntry(role="user", message=str(turn))]
-        await store.save(
-            session,
-            DialogueState(current_node="a"),
-            Records(history=history, transcript=[row]),
-            SCENARIO,
-        )
+        appended = Records(transcript=[row(turn, f"u{turn}", f"r{turn}")])
+        await store.save(session, DialogueState(current_node="a"), appended, SCENARIO)
     records = await store.records("s")
-    assert [h.message for h in records.history] == ["6", "7", "8", "9"]
-    assert [row.turn for row in records.transcript] == [8, 9]
-    assert await store._redis.llen(store._key("history", "s")) == 4
+    assert [h.message for h in records.history] == ["u8", "r8", "u9", "r9"]
+    assert [r.turn for r in records.transcript] == [8, 9]
+    assert await store._redis.llen(store._key("transcript", "s")) == 4
     await store.aclose()
 
 
 async def test_state_expires_in_redis(redis_url: str) -> None:
     store = RedisStore(redis_url, prefix=f"t{uuid.uuid4().hex[:8]}", state_ttl_s=1)
-    turn = Records(history=[HistoryEntry(role="assistant", message="y")])
+    turn = Records(transcript=[row(1, None, "y")])
     await store.save(config(), DialogueState(current_node="a"), turn, SCENARIO, new=True)
     assert await store.load("s") is not None
     await asyncio.sleep(1.1)
     assert await store.load("s") is None
-    assert await store._redis.exists(*(store._key(k, "s") for k in ("config", "history"))) == 0
+    assert await store._redis.exists(*(store._key(k, "s") for k in ("config", "transcript"))) == 0
     await store.aclose()
 
 
