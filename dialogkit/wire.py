@@ -71,14 +71,7 @@ class ChatbotSessionUser(WireModel):
 
     def sent_values(self) -> dict[str, Any]:
         """Only the values actually sent: non-default and non-null, as stored in the session."""
-        values: dict[str, Any] = {}
-        for name, field in type(self).model_fields.items():
-            value = getattr(self, name)
-            default = field.get_default(call_default_factory=True)
-            if value is None or value == default:
-                continue
-            values[name] = value.model_dump() if isinstance(value, BaseModel) else value
-        return values
+        return self.model_dump(exclude_defaults=True, exclude_none=True)
 
 
 class CompletionOptions(WireModel):

@@ -101,6 +101,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             stt_confidence_threshold=stt_confidence_threshold,
             completion_options=CompletionOptions.model_validate(completion_options or {}),
             hybrid_nlu=hybrid_nlu,
+            created_at=time.time(),
         )
         state = DialogueState(
             current_node=loaded.entry,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from dialogkit.errors import ScenarioNotFound
@@ -22,6 +22,12 @@ def scenarios_dir() -> Path:
     configured = os.environ.get("DIALOGKIT_SCENARIOS_DIR")
     if configured:
         return Path(configured)
+    return _bundled_dir()
+
+
+@cache
+def _bundled_dir() -> Path:
+    """Resolved once: ``resolve()`` stats every component, and sessions are created often."""
     return Path(__file__).resolve().parents[2] / "scenarios"
 
 
