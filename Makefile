@@ -48,8 +48,12 @@ test: lint typecheck pytest scenarios-test docs
 schema: $(STAMP)
 	$(BIN)/dialogkit schema > scenarios/scenario.schema.json
 
+## Every benchmark; each prints the ratio it is judged by (figures: benchmarks/README.md).
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.turns
+	$(BIN)/python -m benchmarks.scaling
+	$(BIN)/python -m benchmarks.memory
+	$(BIN)/python -m benchmarks.server
 
 clean:
 	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache

@@ -15,19 +15,16 @@ import argparse
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from benchmarks.scaling import chat_graph
+from dialogkit.testing.processes import free_port, serving
 
 RATIO_GOAL = 0.6
 P99_GOAL_MS = 50.0
@@ -89,12 +86,6 @@ def ensure_wrk() -> str:
     sys.exit("wrk is not installed and could not be installed (apt-get install wrk)")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _pinned(command: list[str], core: int | None) -> list[str]:
     taskset = shutil.which("taskset")
     if core is None or taskset is None:
@@ -102,33 +93,11 @@ def _pinned(command: list[str], core: int | None) -> list[str]:
     return [taskset, "-c", str(core), *command]
 
 
-@contextmanager
-def running(command: list[str], url: str, log: Path) -> Iterator[None]:
-    with log.open("w") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(url, timeout=1)
-                break
-            except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    sys.exit(f"{command[0]} did not start:\n{log.read_text()}")
-                time.sleep(0.1)
-        yield
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-
-
 def create_sessions(url: str, count: int, minimal: bool) -> list[str]:
     """Sessions by name (the judged run), or over a one-node graph (``--minimal``: what the
     service costs around a turn that does almost nothing)."""
-    path, body = "/v1/session", {"scenario_name": SCENARIO}
+    path: str = "/v1/session"
+    body: dict[str, Any] = {"scenario_name": SCENARIO}
     if minimal:
         path, body = "/v1/session/json", {"scenario_graph": chat_graph()}
     with httpx.Client(base_url=url, timeout=30) as client:
@@ -140,14 +109,16 @@ def create_sessions(url: str, count: int, minimal: bool) -> list[str]:
         return ids
 
 
-def drive(wrk: str, url: str, script: Path, args: argparse.Namespace, core: int | None) -> dict:
+def drive(
+    wrk: str, url: str, script: Path, args: argparse.Namespace, core: int | None
+) -> dict[str, Any]:
     command = _pinned(
         [wrk, "-t1", f"-c{args.connections}", f"-d{args.seconds}s", "-s", str(script), url],
         core,
     )
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     line = next(line for line in output.splitlines() if line.startswith("RESULT "))
-    result: dict = json.loads(line.removeprefix("RESULT "))
+    result: dict[str, Any] = json.loads(line.removeprefix("RESULT "))
     result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
     return result
 
@@ -177,7 +148,7 @@ def main() -> None:
     }
     results = {}
     for (name, command), url in zip(servers.items(), urls, strict=True):
-        with running(command, url, folder / f"{name.replace(' ', '_')}.log"):
+        with serving(command, url, folder / f"{name.replace(' ', '_')}.log"):
             ids = ["s"]
             if name == "dialogkit":
                 ids = create_sessions(url, args.sessions, args.minimal)

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 import pytest
 
+from dialogkit.testing.processes import ServerDidNotStart, free_port, serving
 from tests.helpers import make_graph
 
-START_TIMEOUT_S = 60
 DIALOGKIT = Path(sys.executable).with_name("dialogkit")
 
 GRAPH = make_graph(
@@ -32,49 +29,23 @@ GRAPH = make_graph(
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def servers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
     folder = tmp_path_factory.mktemp("servers")
     env = {**os.environ, "DIALOGKIT_REDIS_URL": redis_url, "DIALOGKIT_BACKLOG": "256"}
     env.pop("SKILL_RUNTIME_BASE_URL", None)
-    ports = [_free_port(), _free_port()]
-    logs = [folder / f"server{index}.log" for index in range(2)]
-    processes = []
-    for port, log in zip(ports, logs, strict=True):
-        with log.open("w") as output:
+    urls = []
+    with ExitStack() as stack:
+        for index in range(2):
+            port = free_port()
+            urls.append(f"http://127.0.0.1:{port}")
             command = [str(DIALOGKIT), "serve", "--port", str(port), "--backlog", "128"]
-            processes.append(
-                subprocess.Popen(
-                    command, cwd=folder, env=env, stdout=output, stderr=subprocess.STDOUT
-                )
-            )
-    urls = [f"http://127.0.0.1:{port}" for port in ports]
-    try:
-        for url, process, log in zip(urls, processes, logs, strict=True):
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while True:
-                try:
-                    httpx.get(url, timeout=1)
-                    break
-                except httpx.TransportError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        pytest.fail(f"the server did not start:\n{log.read_text()}")
-                    time.sleep(0.1)
-        yield urls
-    finally:
-        for process in processes:
-            process.send_signal(signal.SIGINT)
-        for process in processes:
+            log = folder / f"server{index}.log"
             try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+                stack.enter_context(serving(command, urls[-1], log, env=env, cwd=folder))
+            except ServerDidNotStart as exc:
+                pytest.fail(str(exc))
+        yield urls
 
 
 def _send(url: str, session_id: str, text: str) -> dict[str, object]:
