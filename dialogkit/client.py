@@ -35,6 +35,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
+from dialogkit.engine.options import StartOptions
 from dialogkit.engine.session import Reply
 from dialogkit.errors import (
     APIError,
@@ -52,10 +53,8 @@ from dialogkit.wire import (
     ChatbotSessionCreateRequest,
     ChatbotSessionCreateResponse,
     ChatbotSessionInfoResponse,
-    ChatbotSessionUser,
     ChatbotValidateRequest,
     ChatbotValidateResponse,
-    CompletionOptions,
     MessageInput,
     RequeryContext,
     RootInfo,
@@ -82,19 +81,6 @@ DEFAULT_TIMEOUT = httpx.Timeout(130.0, connect=10.0)
 MESSAGE_PATH = "/v1/message"
 
 GraphLike = Scenario | Mapping[str, Any]
-
-
-class StartOptions(TypedDict, total=False):
-    """Session options, as ``Engine.start`` takes them (minus ``hybrid_nlu``: not on the wire)."""
-
-    user: ChatbotSessionUser | dict[str, Any]
-    bot_first: bool | None
-    llm_choice: str
-    nlu_llm_choice: str
-    user_system_prompt: str
-    max_fallback_retries: int | None
-    stt_confidence_threshold: float
-    completion_options: CompletionOptions | dict[str, Any]
 
 
 class SessionFields(StartOptions, total=False):
@@ -160,7 +146,13 @@ def _create_request(
     if unknown:
         raise TypeError(f"Unknown session field(s): {', '.join(unknown)}")
     base = request.model_dump() if request is not None else {}
-    return ChatbotSessionCreateRequest.model_validate({**base, **fields})
+    # As with Engine.start, None for these means "the default" (the wire model has no null).
+    given = {
+        name: value
+        for name, value in fields.items()
+        if not (value is None and name in ("user", "completion_options"))
+    }
+    return ChatbotSessionCreateRequest.model_validate({**base, **given})
 
 
 def _response_body(response: httpx.Response) -> Any:
