@@ -35,8 +35,8 @@ redis:
 	  || { echo "$$out"; echo "warning: could not install redis-server; Redis store tests will fail"; }; }
 
 lint: $(STAMP)
-	$(BIN)/ruff check dialogkit dialogkit_server tests benchmarks
-	$(BIN)/ruff format --check dialogkit dialogkit_server tests benchmarks
+	$(BIN)/ruff check dialogkit dialogkit_server tests benchmarks tools
+	$(BIN)/ruff format --check dialogkit dialogkit_server tests benchmarks tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
