@@ -30,11 +30,11 @@ from dialogkit.nlg import phrases
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
 from dialogkit.nlg.dedupe import said_before
 from dialogkit.nlu.base import NLUProvider, NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
+from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
 from dialogkit.nlu.entities import is_open
 from dialogkit.nlu.result import NLUResult
-from dialogkit.scenario.conditions import evaluate, iter_conditions
-from dialogkit.scenario.model import Intent, Node, Slot, Transition
+from dialogkit.scenario.conditions import evaluate
+from dialogkit.scenario.model import Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.scenario.templates import render, variants
 from dialogkit.scenario.validate import ENGINE_CONTEXT_KEYS
@@ -309,16 +309,11 @@ class Turn:
     # ----------------------------------------------------------------- NLU
 
     async def _understand(self, node: Node, text: str) -> NLUResult:
-        own = self.scenario.document.intents
-        intents: dict[str, Intent] = {
-            **own,
-            **{name: i for name, i in BUILTIN_INTENTS.items() if name not in own},
-        }
         request = NLURequest(
             scenario=self.scenario,
             node=node,
             text=text,
-            intents=intents,
+            intents=self.scenario.index.intents,
             slots=self._node_slots(node),
             expected_slot=self._expected_slot(node),
             history=self.state.history[-HISTORY_WINDOW:],
@@ -332,9 +327,10 @@ class Turn:
 
     @staticmethod
     def _constrain(result: NLUResult, request: NLURequest) -> NLUResult:
-        """Whatever a provider answered, keep only declared intents and the slots the node
-        may use. Values are not coerced again: providers return them typed (``coerce`` is not
-        idempotent for pattern slots, whose extracted value no longer carries its context)."""
+        """Whatever a provider answered, keep only the scenario's intents (declared, built in,
+        or named in a condition) and the slots the node may use. Values are not coerced again:
+        providers return them typed (``coerce`` is not idempotent for pattern slots, whose
+        extracted value no longer carries its context)."""
         intent = result.intent if result.intent in request.intents else None
         entities = {k: v for k, v in result.entities.items() if k in request.slots}
         confidence = min(max(result.confidence, 0.0), 1.0)
@@ -343,16 +339,9 @@ class Turn:
         )
 
     def _node_slots(self, node: Node) -> dict[str, Slot]:
-        """Slots the node may fill or test: collected, accepted, or named in its conditions."""
-        names = [*node.collect_slots, *node.accept_slots]
-        transitions = [*node.next_nodes, *self.scenario.document.graph.global_transitions]
-        for transition in transitions:
-            for condition, _ in iter_conditions(transition.condition, ""):
-                parts = condition.field.split(".")
-                if parts[:2] == ["nlu", "entities"] and len(parts) > 2:
-                    names.append(parts[2])
-        declared = self.scenario.document.slots
-        return {name: declared[name] for name in dict.fromkeys(names) if name in declared}
+        """Slots the node may fill or test: collected, accepted, or named in its conditions
+        (computed once per scenario; the mapping is shared, so never mutate it)."""
+        return self.scenario.index.node(node.id).slots
 
     # ----------------------------------------------------------------- skills
 
