@@ -88,12 +88,31 @@ class Turn:
     # ----------------------------------------------------------------- the opening turn
 
     async def open(self) -> str:
-        """The bot-first opening: enter the entry node and greet (turn_count becomes 1)."""
-        reply = await self._enter(self.scenario.entry, None, greeting=True)
+        """The bot-first opening (turn_count becomes 1): greet at the entry node, then take
+        its first-turn transition, so the session waits where the contract says."""
+        entry = self.scenario.entry
+        reply = await self._enter(entry, None, greeting=True)
+        if self.state.current_node == entry:
+            move = self._opening_move(self.node)
+            if move is not None:
+                if move.transition is not None:
+                    self._apply_effects(move.transition)
+                landed = await self._enter(move.target, move)
+                reply = " ".join(part for part in (reply, landed) if part)
         self.state.turn_count = 1
         self._record_assistant(reply)
         self.state.last_reply = reply
         return reply
+
+    def _opening_move(self, node: Node) -> Move | None:
+        """The entry's transitions evaluated as for a turn with no input (``nlu.*`` empty):
+        the first that holds, else ``default_next``; none while the entry still waits for
+        input (a missing slot to collect, transitions that test ``nlu.*`` / ``input.*``, or an
+        explicit ``wait_for_input: true``) or is terminal."""
+        facts = self.scenario.index.node(node.id)
+        if node.terminal or facts.waits_for_input or self._missing_slots(node):
+            return None
+        return self._first_move(node)
 
     # ----------------------------------------------------------------- a user message
 
@@ -265,6 +284,11 @@ class Turn:
         """The move of a node that does not wait (or has nothing left to ask)."""
         if node.terminal or (node.wait_for_input and not slots_complete):
             return None
+        return self._first_move(node)
+
+    def _first_move(self, node: Node) -> Move | None:
+        """The first of the node's transitions that holds now, else its ``default_next``; only
+        a move to another node counts (an action keeps the session where it is)."""
         move = self._match(node.next_nodes)
         if move is None and node.default_next is not None:
             move = Move("goto", node.default_next)

@@ -39,8 +39,9 @@ class NodeFacts:
     """Declared slots the node collects, accepts, or tests in its or global conditions."""
     intents: frozenset[str] | None
     """Intents its own and the global conditions name; None when any intent can matter."""
-    tests_input: bool
-    """Its own transitions test ``nlu.*`` or ``input.*`` (so it answers a user's turn)."""
+    waits_for_input: bool
+    """It answers a user's turn whatever its slots: it says ``wait_for_input: true``, or its
+    own transitions test ``nlu.*`` or ``input.*`` (the bot-first opening stops there)."""
 
 
 class ScenarioIndex:
@@ -111,8 +112,13 @@ class ScenarioIndex:
         return NodeFacts(
             slots=slots,
             intents=None if any_intent or global_any else frozenset(names | global_names),
-            tests_input=tests_input,
+            waits_for_input=tests_input or _says_wait(node),
         )
+
+
+def _says_wait(node: Node) -> bool:
+    """``wait_for_input: true`` written in the graph (the default alone does not say it)."""
+    return "wait_for_input" in node.model_fields_set and node.wait_for_input
 
 
 def _intents_of(transitions: Iterable[Transition]) -> tuple[set[str], bool]:
