@@ -144,6 +144,8 @@ class Turn:
                 move = self._turn_limit(node) or move
         if move is None:
             move = self._default_move(node, exhausted)
+        if move is None and node.params.skill:
+            move = Move("stay")  # a skill node answers what no transition takes
         if move is None:
             return await self._fallback("not_understood", self._nlu)
 
@@ -216,6 +218,11 @@ class Turn:
                 k: v for k, v in self.state.context.items() if k in ENGINE_CONTEXT_KEYS
             }
             return await self._enter(self.scenario.entry, move)
+        if node.params.skill and self._skill is None:
+            # The skill answers every turn the session stays at its node, with this turn's
+            # input, but never twice in one turn (a first message may have entered it).
+            self._skill = await self._run_skill(node)
+            return await self._node_reply(node, greeting=False)
         return await self._node_reply(node, greeting=False, entering=False)
 
     def _previous_node(self) -> str:
@@ -435,18 +442,19 @@ class Turn:
         return next((text for text in texts if not said_before(text, earlier)), texts[0])
 
     async def _node_reply(self, node: Node, *, greeting: bool, entering: bool = True) -> str:
-        """The reply of the node the session is at: it always asks for what the node expects."""
+        """The reply of the node the session is at: it always asks for what the node expects.
+
+        A skill's direct-mode reply (and any failure reply) is said verbatim, even with a
+        language model configured; only ``response_mode: nlg`` hands the output to NLG.
+        """
         question = self._question(node)
-        skill = self._skill
+        skill = self._skill if entering else None
         default = self._variant(node.responses.get("default"))
-        if entering and skill is not None and skill.reply:
-            reference = skill.reply
-        elif node.collect_slots and not entering:
-            reference = ""
-        else:
-            reference = default
+        reference = "" if node.collect_slots and not entering else default
         if greeting and default:
             text = default
+        elif skill is not None and skill.mode == "direct" and skill.reply:
+            text = skill.reply
         else:
             text = (
                 await self._generate("greeting" if greeting else "reply", node, reference, question)

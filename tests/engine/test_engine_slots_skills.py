@@ -158,8 +158,14 @@ def test_entry_skill_without_bot_first_runs_on_the_first_message() -> None:
     reply = session.send("what is the weather")
     assert reply.response == "Looked it up. More?"
     assert skills.calls[0].scope["input"]["text"] == "what is the weather"
-    session.send("again")
+    # Once per turn: the first message entered the node (skill ran once), the next one
+    # stays there and the skill answers it with that turn's input.
     assert len(skills.calls) == 1
+    assert session.send("and tomorrow").response == "ran lookup"
+    assert [c.scope["input"]["text"] for c in skills.calls] == [
+        "what is the weather",
+        "and tomorrow",
+    ]
 
 
 def test_a_crashing_skill_runner_becomes_the_error_reply() -> None:
