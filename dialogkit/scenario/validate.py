@@ -35,7 +35,7 @@ REQUIRED_METADATA = ("slug", "name", "language", "version")
 TURN_FIELDS = frozenset({"node", "count", "node_turns", "fallbacks"})
 NLU_FIELDS = frozenset({"intent", "entities", "confidence", "dialogue_act"})
 INPUT_FIELDS = frozenset({"text", "confidence"})
-SUGGESTION_CUTOFF = 0.7
+SUGGESTION_CUTOFF = 0.6
 """How close (difflib ratio) a known name must be to an unknown one to be suggested."""
 LISTED_CHOICES = 12
 """Known names listed when none is close (a large graph would otherwise list them all)."""
