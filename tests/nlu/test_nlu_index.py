@@ -38,6 +38,17 @@ def chain(size: int) -> dict[str, Any]:
     return make_graph(nodes, intents=intents, global_transitions=[{**help_move, "action": "help"}])
 
 
+def at(scenario: Scenario, node_id: str, text: str) -> NLURequest:
+    """What the engine asks the NLU at ``node_id``: the scenario's shared intents."""
+    return NLURequest(
+        scenario=scenario,
+        node=scenario.node(node_id),
+        text=text,
+        intents=scenario.index.intents,
+        slots={},
+    )
+
+
 def test_the_index_is_built_once_per_scenario_not_per_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -71,13 +82,7 @@ def test_a_large_graph_scores_only_the_intents_the_node_can_use(
         return original(self, utterance)
 
     monkeypatch.setattr(IntentMatcher, "score", counting)
-    request = NLURequest(
-        scenario=scenario,
-        node=scenario.node("n500"),
-        text="step 500 please now",
-        intents=scenario.index.intents,
-        slots={},
-    )
+    request = at(scenario, "n500", "step 500 please now")
     result = RuleNLU().analyse(request)
     assert result.intent == "go_500"
     assert len(scored) == 1 + len(BUILTIN_INTENTS)
@@ -86,13 +91,7 @@ def test_a_large_graph_scores_only_the_intents_the_node_can_use(
 
 def test_an_utterance_that_is_another_nodes_example_is_not_taken_for_this_nodes_intent() -> None:
     scenario = Scenario.from_dict(chain(4))
-    request = NLURequest(
-        scenario=scenario,
-        node=scenario.node("n1"),
-        text="step 2 please",
-        intents=scenario.index.intents,
-        slots={},
-    )
+    request = at(scenario, "n1", "step 2 please")
     assert RuleNLU().analyse(request).intent == "go_2"
 
 
@@ -121,12 +120,6 @@ def test_an_undeclared_intent_is_matched_by_the_words_of_its_name(
     close = {"id": "close", "description": "Close the account.", "terminal": True}
     scenario = Scenario.from_dict(make_graph([menu, apply_node, close]))
     assert scenario.index.implied_intents == ["card_apply", "account-close"]
-    request = NLURequest(
-        scenario=scenario,
-        node=scenario.node("menu"),
-        text=text,
-        intents=scenario.index.intents,
-        slots={},
-    )
+    request = at(scenario, "menu", text)
     found = RuleNLU().analyse(request).intent
     assert found == (intent.replace("account_close", "account-close") if intent else None)
