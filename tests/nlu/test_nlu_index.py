@@ -18,7 +18,7 @@ from tests.helpers import RecordingSkills, make_graph
 
 def chain(size: int) -> dict[str, Any]:
     """``size`` nodes in a row; node i moves on when the user says "step i"."""
-    nodes = [
+    nodes: list[dict[str, Any]] = [
         {
             "id": f"n{i}",
             "description": f"Step {i}.",
@@ -86,7 +86,7 @@ def test_a_large_graph_scores_only_the_intents_the_node_can_use(
     result = RuleNLU().analyse(request)
     assert result.intent == "go_500"
     assert len(scored) == 1 + len(BUILTIN_INTENTS)
-    assert scenario.index.node("n500").intents == {"go_500", "help"}
+    assert scenario.index.node("n500").intents == frozenset({"go_500", "help"})
 
 
 def test_an_utterance_that_is_another_nodes_example_is_not_taken_for_this_nodes_intent() -> None:
