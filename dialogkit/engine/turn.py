@@ -8,10 +8,14 @@ Read top to bottom, a turn is:
 3. the move: distinctive slot values first, global transitions, then open slot values and
    the node's ``next_nodes`` in order, its turn limit (when nothing matched but a stay), and
    ``default_next``;
-4. applying it: a target node is *entered* (its skill runs once, its reply is written, and a
-   node with ``wait_for_input: false`` passes straight on), or an action is applied;
+4. applying it: a target node is *entered* (its skill runs, its reply is written, and a
+   node with ``wait_for_input: false`` passes straight on), or an action is applied (a skill
+   node that keeps the session runs its skill again with this turn's input: once per turn);
 5. a fallback when the node could not use the input, with replies that never repeat an
-   earlier assistant sentence.
+   earlier assistant sentence (a skill node answers such input itself).
+
+The bot-first opening greets at the entry node and then takes its first-turn transition, as
+a turn with no input, unless the entry still waits for input.
 
 ``Turn`` works on a private copy of the dialogue state; the engine saves it only when the
 turn finished, so a failure can never leave a half-updated session behind.
