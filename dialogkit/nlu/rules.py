@@ -3,6 +3,10 @@
 Examples are compared by character n-grams (Dice coefficient over 2- and 3-grams with word
 boundary marks), which works for Korean and Japanese without a tokenizer and is fully
 deterministic. Keywords and patterns are stronger signals than examples.
+
+Everything derived from the scenario (normalized examples and their n-grams, keywords,
+compiled patterns, the intents each node can use) is prepared once per scenario by
+``RuleIndex``; a turn only normalizes the utterance and scores the node's intents.
 """
 
 from __future__ import annotations
@@ -98,7 +102,8 @@ class IntentMatcher:
 
     patterns: tuple[re.Pattern[str], ...]
     keywords: tuple[str, ...]
-    examples: tuple[str, ...]
+    examples: tuple[tuple[str, frozenset[str]], ...]
+    """Each example normalized, with its n-grams."""
     name_words: tuple[str, ...] = ()
 
     @classmethod
@@ -110,7 +115,7 @@ class IntentMatcher:
         return cls(
             patterns=tuple(pattern for pattern in compiled if pattern is not None),
             keywords=tuple(k for k in (normalize(k) for k in intent.keywords) if k),
-            examples=tuple(normalize(example) for example in examples),
+            examples=tuple((normalize(example), ngrams(example)) for example in examples),
             name_words=_name_words(implied_name),
         )
 
@@ -126,10 +131,10 @@ class IntentMatcher:
         if self.name_words and all(_said(word, utterance) for word in self.name_words):
             best = max(best, NAME_WORDS_SCORE)
         grams = ngrams(lowered)
-        for example in self.examples:
+        for example, example_grams in self.examples:
             if example == lowered:
                 return 1.0
-            best = max(best, _dice(ngrams(example), grams))
+            best = max(best, _dice(example_grams, grams))
         return best
 
 
@@ -173,7 +178,7 @@ class RuleIndex:
         that is word for word another node's example means that intent, not a weaker match
         among the intents this node can use."""
         for name, matcher in self.matchers.items():
-            for example in matcher.examples[: len(self.intents[name].examples)]:
+            for example, _ in matcher.examples[: len(self.intents[name].examples)]:
                 self.exact.setdefault(example, name)
         self._candidates: dict[str, tuple[str, ...]] = {}
 
