@@ -51,14 +51,7 @@ def _validate(args: argparse.Namespace) -> int:
                 Scenario.from_file(target) if _names_a_file(target) else Scenario.load(target)
             )
         except ScenarioNotFound:
-            print(
-                f"{target}: "
-                + (
-                    "the file does not exist."
-                    if _names_a_file(target)
-                    else f"not a file, nor a registered scenario ({', '.join(registered_names())})."
-                )
-            )
+            print(f"{target}: {_not_found(target)}")
             failed += 1
             continue
         except ScenarioInvalid as exc:
@@ -80,6 +73,12 @@ def _validate(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"  {problem}")
     return 1 if failed else 0
+
+
+def _not_found(target: str) -> str:
+    if _names_a_file(target):
+        return "the file does not exist."
+    return f"not a file, nor a registered scenario ({', '.join(registered_names())})."
 
 
 def _names_a_file(target: str) -> bool:
