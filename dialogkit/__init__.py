@@ -6,6 +6,7 @@ from dialogkit.engine.session import Reply, Session
 from dialogkit.errors import (
     APIError,
     BadRequest,
+    ConfigurationError,
     ConnectionFailed,
     DialogkitError,
     LLMError,
@@ -30,6 +31,7 @@ __all__ = [
     "AsyncRemoteSession",
     "BadRequest",
     "Client",
+    "ConfigurationError",
     "ConnectionFailed",
     "DialogkitError",
     "Engine",

@@ -10,6 +10,7 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     ├── SessionNotFound          a session id that is unknown or whose state expired
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
+    ├── ConfigurationError       settings that cannot work together (refused at start-up)
     ├── TransportError           the remote service could not be reached or did not answer
     │   ├── ConnectionFailed     refused, unresolved, or closed before an answer (reset)
     │   └── RequestTimeout       no answer within the client's timeout
@@ -80,6 +81,10 @@ class SkillError(DialogkitError):
 
 class LLMError(DialogkitError):
     """A language-model call failed or answered something unusable."""
+
+
+class ConfigurationError(DialogkitError):
+    """Settings that cannot work together, such as several workers on the memory store."""
 
 
 class TransportError(DialogkitError):

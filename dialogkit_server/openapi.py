@@ -17,10 +17,10 @@ each app therefore takes its own snapshot right after it started.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from collections.abc import Callable, Coroutine
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from sanic_ext.extensions.openapi.builders import OperationStore, SpecificationB
 from sanic_ext.extensions.openapi.extension import OpenAPIExtension
 
 from dialogkit_server.errors import DetailError
+from dialogkit_server.rootpath import public_root
 
 Handler = Callable[..., Coroutine[Any, Any, HTTPResponse]]
 
@@ -149,29 +150,36 @@ def exclude(blueprint: Blueprint) -> None:
 
 
 def docs_blueprint(name: str, *, prefix: str, root_path: str, title: str) -> Blueprint:
-    """The JSON and both pages, mounted at ``prefix``; links always carry ``root_path``.
+    """The JSON and both pages, mounted at ``prefix``; links carry the client's root path.
 
     The same pages serve a proxy that strips the prefix (mounted at ``""``) and one that does
-    not (mounted at the root path): in both cases the browser must fetch the prefixed URL.
+    not (mounted at the root path): in both cases the browser must fetch the prefixed URL. The
+    prefix is ``root_path`` (the setting) when given, else the ASGI server's root path.
     """
     bp = Blueprint(name, url_prefix=prefix or None)
-    spec_url = f"{root_path}{OPENAPI_PATH}"
-    assets = html.escape(f"{root_path}{ASSETS_PATH}")
-    swagger = _SWAGGER_PAGE.format(
-        title=html.escape(title), assets=assets, spec_url_js=json.dumps(spec_url)
-    )
-    redoc = _REDOC_PAGE.format(
-        title=html.escape(title), spec_url_attr=html.escape(spec_url), assets=assets
-    )
+
+    @functools.cache
+    def pages(root: str) -> tuple[str, str]:
+        spec_url = f"{root}{OPENAPI_PATH}"
+        assets = html.escape(f"{root}{ASSETS_PATH}")
+        swagger = _SWAGGER_PAGE.format(
+            title=html.escape(title), assets=assets, spec_url_js=json.dumps(spec_url)
+        )
+        redoc = _REDOC_PAGE.format(
+            title=html.escape(title), spec_url_attr=html.escape(spec_url), assets=assets
+        )
+        return swagger, redoc
 
     async def openapi_json(request: Request) -> HTTPResponse:
-        return json_response(request.app.ctx.openapi)
+        spec: dict[str, Any] = request.app.ctx.openapi
+        root = public_root(request, root_path)
+        return json_response({**spec, "servers": [{"url": root or "/"}]})
 
     async def swagger_page(request: Request) -> HTTPResponse:
-        return html_response(swagger)
+        return html_response(pages(public_root(request, root_path))[0])
 
     async def redoc_page(request: Request) -> HTTPResponse:
-        return html_response(redoc)
+        return html_response(pages(public_root(request, root_path))[1])
 
     async def asset(request: Request, name: str) -> HTTPResponse:
         if name not in _ASSETS:
@@ -190,19 +198,17 @@ def docs_blueprint(name: str, *, prefix: str, root_path: str, title: str) -> Blu
     return bp
 
 
-@cache
+@functools.cache
 def _asset_bytes(name: str) -> bytes:
     """Read once per process: the bundles are about 2 MB and never change while it runs."""
     directory, _ = _ASSETS[name]
     return (directory / name).read_bytes()
 
 
-def snapshot_on_start(app: Sanic[Any, Any], root_path: str) -> None:
+def snapshot_on_start(app: Sanic[Any, Any]) -> None:
     """Store this app's document on ``app.ctx.openapi`` once sanic-ext has built it."""
 
     async def snapshot(app: Sanic[Any, Any]) -> None:
-        spec: dict[str, Any] = SpecificationBuilder().build(app).serialize()  # type: ignore[no-untyped-call]
-        spec["servers"] = [{"url": root_path or "/"}]
-        app.ctx.openapi = spec
+        app.ctx.openapi = SpecificationBuilder().build(app).serialize()  # type: ignore[no-untyped-call]
 
     app.after_server_start(snapshot)
