@@ -51,6 +51,8 @@ HELLO_GRAPH: dict[str, Any] = {
                 "id": "greet",
                 "description": "Greet the user.",
                 "responses": {"default": "Hello! Say anything to finish."},
+                # Written out: the bot-first opening would otherwise pass straight on to bye.
+                "wait_for_input": True,
                 "default_next": "bye",
             },
             {
