@@ -12,15 +12,7 @@ import pytest
 from dialogkit import AsyncClient, Client, Engine, Scenario
 from dialogkit.engine.options import EngineStartOptions, StartOptions
 from dialogkit.wire import ChatbotSessionCreateRequest
-
-CARD_TURNS = [
-    "체크카드 만들고 싶어요",
-    "김민수입니다",
-    "1990년 5월 17일이요",
-    "010-1234-5678",
-    "서울시 강남구 테헤란로 123, 101동 1001호요",
-    "네 맞아요",
-]
+from tests.helpers import CARD_ISSUANCE_TURNS
 
 
 def runtime_threads() -> list[threading.Thread]:
@@ -34,7 +26,7 @@ def test_embedded_runtime_runs_skills_and_stops_on_close() -> None:
     assert url.startswith("http://127.0.0.1:")
     assert len(runtime_threads()) == before + 1
     session = engine.start(Scenario.load("card_issuance"), user={"name": "김민수"})
-    for text in CARD_TURNS:
+    for text in CARD_ISSUANCE_TURNS:
         reply = session.send(text)
     assert (reply.current_node, reply.session_complete) == ("issued", True)
     assert reply.final_data is not None
@@ -47,7 +39,7 @@ def test_embedded_runtime_runs_skills_and_stops_on_close() -> None:
 def test_without_a_runtime_the_skill_fails_on_a_terminal_node_that_invites_no_retry() -> None:
     with Engine() as engine:
         session = engine.start(Scenario.load("card_issuance"), user={"name": "김민수"})
-        for text in CARD_TURNS:
+        for text in CARD_ISSUANCE_TURNS:
             reply = session.send(text)
     assert (reply.current_node, reply.session_complete) == ("issue_failed", True)
     assert "다시 시도" not in reply.response

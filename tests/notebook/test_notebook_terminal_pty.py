@@ -21,18 +21,10 @@ import unicodedata
 import pytest
 
 from dialogkit.cli import build_parser
-from tests.helpers import ROOT
+from tests.helpers import CARD_ISSUANCE_TURNS, ROOT
 
 COLUMNS = 60
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[=>])")
-TURNS = [
-    "체크카드 만들고 싶어요",
-    "김민수입니다",
-    "1990년 5월 17일이요",
-    "010-1234-5678",
-    "서울시 강남구 테헤란로 123, 101동 1001호요",
-    "네 맞아요",
-]
 
 
 def display_width(line: str) -> int:
@@ -78,7 +70,7 @@ def chat_on_a_terminal(lines: list[str], *args: str, timeout_s: float = 45.0) ->
 
 
 def test_chat_ends_at_completion_with_the_final_data_and_no_framework_warnings() -> None:
-    code, out = chat_on_a_terminal(TURNS, "card_issuance")
+    code, out = chat_on_a_terminal(CARD_ISSUANCE_TURNS, "card_issuance")
 
     assert code == 0, out
     banner = out.splitlines()[0]
@@ -95,7 +87,7 @@ def test_chat_ends_at_completion_with_the_final_data_and_no_framework_warnings()
 
 
 def test_the_status_line_stays_within_the_terminal_width() -> None:
-    code, out = chat_on_a_terminal([*TURNS[:5], "/quit"], "card_issuance")
+    code, out = chat_on_a_terminal([*CARD_ISSUANCE_TURNS[:5], "/quit"], "card_issuance")
 
     assert code == 0, out
     status_lines = [line for line in out.splitlines() if line.startswith("     [")]
