@@ -1,19 +1,23 @@
 """dialogkit: graph-driven dialogue, in-process or against a deployed service."""
 
-from dialogkit.client import AsyncClient, AsyncRemoteSession, Client, RemoteSession
+from dialogkit.client import AsyncClient, AsyncRemoteSession, Client, RemoteSession, StartOptions
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.session import Reply, Session
 from dialogkit.errors import (
     APIError,
     BadRequest,
+    ConfigurationError,
+    ConnectionFailed,
     DialogkitError,
     LLMError,
+    RequestTimeout,
     ScenarioError,
     ScenarioInvalid,
     ScenarioNotFound,
     ServerError,
     SessionNotFound,
     SkillError,
+    TransportError,
     ValidationFailed,
 )
 from dialogkit.scenario import Problem, Scenario
@@ -27,12 +31,15 @@ __all__ = [
     "AsyncRemoteSession",
     "BadRequest",
     "Client",
+    "ConfigurationError",
+    "ConnectionFailed",
     "DialogkitError",
     "Engine",
     "LLMError",
     "Problem",
     "RemoteSession",
     "Reply",
+    "RequestTimeout",
     "Scenario",
     "ScenarioError",
     "ScenarioInvalid",
@@ -42,6 +49,8 @@ __all__ = [
     "SessionNotFound",
     "Settings",
     "SkillError",
+    "StartOptions",
+    "TransportError",
     "ValidationFailed",
     "__version__",
 ]
