@@ -99,6 +99,8 @@ class RedisStore:
         now = time.time()
         ttl_ms = self._ttl_ms(config, now)
         config_key = self._key("config", session_id)
+        if new:
+            await self._keep_scenario(scenario)  # before the session can be seen
         async with self._redis.pipeline(transaction=True) as pipe:
             if new:
                 pipe.set(config_key, dump_json(config), px=ttl_ms)
@@ -112,11 +114,10 @@ class RedisStore:
             for kind in STORED_KINDS:
                 pipe.pexpire(self._key(kind, session_id), ttl_ms)
             replies = await pipe.execute()
-        if new or not replies[0]:
-            # New, or its config expired while the turn ran: write it (and its scenario).
-            if not new:
-                await self._redis.set(config_key, dump_json(config), px=ttl_ms)
+        if not replies[0]:
+            # Its config expired while the turn ran: write it (and its scenario) again.
             await self._keep_scenario(scenario)
+            await self._redis.set(config_key, dump_json(config), px=ttl_ms)
         return now + ttl_ms / 1000
 
     def _ttl_ms(self, config: SessionConfig, now: float) -> int:

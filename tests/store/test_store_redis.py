@@ -164,3 +164,15 @@ async def test_two_engines_share_sessions_through_redis(redis_url: str) -> None:
         await two.amessage("missing", "hi")
     await one.aclose()
     await two.aclose()
+
+
+async def test_a_turn_saved_after_its_config_vanished_writes_it_again(store: RedisStore) -> None:
+    session = config()
+    await store.save(session, DialogueState(current_node="a"), Records(), SCENARIO, new=True)
+    await store._redis.delete(
+        store._key("config", "s"), store._key("scenario", SCENARIO.fingerprint)
+    )
+    await store.save(session, DialogueState(current_node="a", turn_count=5), Records(), SCENARIO)
+    stored = await store.load("s")
+    assert stored is not None and stored.state.turn_count == 5
+    assert await store.scenario(SCENARIO.fingerprint) is not None
