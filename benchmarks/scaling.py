@@ -17,7 +17,7 @@ import statistics
 import time
 from typing import Any
 
-from dialogkit import Engine, Scenario
+from dialogkit import Engine, Scenario, Session
 from dialogkit.engine.providers import OfflineRouter
 
 HISTORY_GOAL = 1.2
@@ -90,24 +90,39 @@ async def _timed(call: Any) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-async def history_p50(engine: Engine, history: int, samples: int) -> float:
-    session = await engine.astart(chat_graph(), bot_first=True)
-    for index in range(history):
-        await session.asend(f"filler message {index} about my day")
+async def interleaved_p50(
+    sessions: dict[int, Session], texts: Any, samples: int
+) -> dict[int, float]:
+    """Turn p50 per session, sampling the sessions in turn so that every size sees the same
+    machine (a loaded machine otherwise decides the ratio)."""
+    times: dict[int, list[float]] = {size: [] for size in sessions}
+    for index in range(samples):
+        for size, session in sessions.items():
+            times[size].append(await _timed(session.asend(texts(size, index))))
+    return {size: statistics.median(values) for size, values in times.items()}
+
+
+async def history_p50(engine: Engine, sizes: tuple[int, ...], samples: int) -> dict[int, float]:
+    sessions = {}
+    for size in sizes:
+        sessions[size] = session = await engine.astart(chat_graph(), bot_first=True)
+        for index in range(size):
+            await session.asend(f"filler message {index} about my day")
     gc.collect()
-    times = [await _timed(session.asend(f"sample {index}")) for index in range(samples)]
-    return statistics.median(times)
+    return await interleaved_p50(sessions, lambda size, index: f"sample {index}", samples)
 
 
-async def graph_p50(engine: Engine, size: int, samples: int) -> float:
-    scenario = Scenario.from_dict(ring_graph(size))
-    session = await engine.astart(scenario, bot_first=True)
-    times = []
-    for step in range(samples):
+async def graph_p50(engine: Engine, sizes: tuple[int, ...], samples: int) -> dict[int, float]:
+    sessions = {}
+    for size in sizes:
+        scenario = Scenario.from_dict(ring_graph(size))
+        sessions[size] = await engine.astart(scenario, bot_first=True)
+
+    def text(size: int, step: int) -> str:
         following = (step + 1) % size
-        text = f"let us talk about {WORDS[following % len(WORDS)]} number {following}"
-        times.append(await _timed(session.asend(text)))
-    return statistics.median(times)
+        return f"let us talk about {WORDS[following % len(WORDS)]} number {following}"
+
+    return await interleaved_p50(sessions, text, samples)
 
 
 async def creation_p50(engine: Engine, name: str, samples: int) -> float:
@@ -117,12 +132,12 @@ async def creation_p50(engine: Engine, name: str, samples: int) -> float:
 
 async def run(samples: int) -> None:
     engine = Engine(router=OfflineRouter())
-    await history_p50(engine, 10, samples)  # warm-up: caches, allocator, branch history
-    histories = {size: await history_p50(engine, size, samples) for size in (10, 100, 1000)}
+    sizes = (10, 100, 1000)
+    histories = await history_p50(engine, sizes, samples)
     row = "  ".join(f"{size}: {p50:.3f} ms" for size, p50 in histories.items())
     ratio = histories[1000] / histories[10]
     print(f"turn p50 by history   {row}  ratio 1000/10 = {ratio:.2f} (goal <= {HISTORY_GOAL})")
-    graphs = {size: await graph_p50(engine, size, samples) for size in (10, 100, 1000)}
+    graphs = await graph_p50(engine, sizes, samples)
     row = "  ".join(f"{size}: {p50:.3f} ms" for size, p50 in graphs.items())
     ratio = graphs[1000] / graphs[10]
     print(f"turn p50 by graph size {row}  ratio 1000/10 = {ratio:.2f} (goal <= {GRAPH_GOAL})")
