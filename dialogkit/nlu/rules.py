@@ -14,6 +14,7 @@ from typing import Final
 
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.entities import INVALID, contains_word, extract
+from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
@@ -107,11 +108,12 @@ class RuleNLU:
         if confidence <= INTENT_THRESHOLD:
             intent = None
         entities = {}
+        frame = Frame.of(request.user)
         for name, slot in request.slots.items():
             expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
             if expected and slot.type == "text" and intent in CONTROL_INTENTS and confidence >= 0.8:
                 continue
-            value = extract(slot, text, expected=expected)
+            value = extract(slot, text, expected=expected, frame=frame, name=name)
             if value is not INVALID:
                 entities[name] = value
         return NLUResult(
