@@ -206,9 +206,13 @@ def extract_date(slot: Slot, text: str, frame: Frame, name: str = "") -> Any:
     return found.isoformat()
 
 
-def extract_time(text: str, *, expected: bool = True) -> Any:
-    found = read_time(text, bare=expected)
-    return INVALID if found is None else found
+def extract_time(slot: Slot, text: str, *, expected: bool = True) -> Any:
+    """A clock time; of "7時" (07:00 or 19:00) the reading the slot's validation allows."""
+    readings = read_time(text, bare=expected)
+    for reading in readings:
+        if validate(slot, reading) is not INVALID:
+            return reading
+    return readings[0] if readings else INVALID
 
 
 def extract_phone(text: str) -> Any:
@@ -284,7 +288,7 @@ _EXTRACTORS: Final[dict[str, Callable[[Slot, str, _Reading], Any]]] = {
     "boolean": lambda _s, t, _r: extract_boolean(t),
     "enum": lambda s, t, r: extract_enum(s, t, expected=r.expected),
     "date": lambda s, t, r: extract_date(s, t, r.frame, r.name),
-    "time": lambda _s, t, r: extract_time(t, expected=r.expected),
+    "time": lambda s, t, r: extract_time(s, t, expected=r.expected),
     "phone": lambda _s, t, _r: extract_phone(t),
     "email": lambda _s, t, _r: extract_email(t),
     "pattern": lambda s, t, _r: extract_pattern(s, t),

@@ -100,9 +100,16 @@ def _hour24(hour: int, part: str | None) -> int:
     return hour + 12 if hour <= 6 else hour
 
 
-def _clock(hour: int, minute: int, part: str | None) -> str | None:
-    hour = _hour24(hour, part)
-    return f"{hour:02d}:{minute:02d}" if plausible_clock(hour, minute) else None
+def _clock(hour: int, minute: int, part: str | None) -> tuple[str, ...]:
+    """The 24-hour readings, most likely first: without a day part, 1 to 11 o'clock may
+    also be in the afternoon ("7時" for a dinner booking is 19:00)."""
+    hour24 = _hour24(hour, part)
+    if not plausible_clock(hour24, minute):
+        return ()
+    readings = [f"{hour24:02d}:{minute:02d}"]
+    if part is None and 1 <= hour <= 11:
+        readings.append(f"{hour + 12:02d}:{minute:02d}")
+    return tuple(readings)
 
 
 def _minus(hour: int, minute: int, before: int) -> tuple[int, int]:
@@ -110,8 +117,9 @@ def _minus(hour: int, minute: int, before: int) -> tuple[int, int]:
     return total // 60, total % 60
 
 
-def read_time(text: str, *, bare: bool = False) -> str | None:
-    """The first clock time in ``text`` as "HH:MM"; None when there is none.
+def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
+    """The first clock time in ``text`` as "HH:MM" readings (two when the day part is
+    unknown: morning first); empty when there is none.
 
     ``bare`` also reads a lone number ("7", "저녁 7이요") as an hour: only for an answer to
     the question that asked for a time."""
@@ -140,7 +148,7 @@ def read_time(text: str, *, bare: bool = False) -> str | None:
         part = _day_part(prepared, match.start(), match.end())
         if match.group(2) in {"to", "before", "till"}:
             return _clock(*_minus(_hour24(hour, part), 0, minutes), None)
-        return _clock(hour, minutes, part) if minutes < 60 else None
+        return _clock(hour, minutes, part) if minutes < 60 else ()
     match = _EN_OCLOCK.search(prepared) or _EN_AT.search(prepared)
     if match:
         part = _day_part(prepared, match.start(), match.end())
@@ -148,13 +156,14 @@ def read_time(text: str, *, bare: bool = False) -> str | None:
         return _clock(int(match.group(1)), minute, part)
     match = _NAMED.search(prepared)
     if match:
-        return "12:00" if match.group(0) in _NOON_WORDS else "00:00"
+        return ("12:00",) if match.group(0) in _NOON_WORDS else ("00:00",)
     if bare:
-        match = _BARE.search(prepared.strip())
+        prepared = prepared.strip()
+        match = _BARE.search(prepared)
         if match and 0 < int(match.group(1)) <= 24:
             part = _day_part(prepared, match.start(1), match.end(1))
             return _clock(int(match.group(1)), int(match.group(2) or 0), part)
-    return None
+    return ()
 
 
 def _meridiem(text: str | None) -> str | None:
