@@ -39,7 +39,7 @@ _NEXT_MONTH_DAY: Final = re.compile(
     rf"(\d{{1,2}})\s*(?:{_DAY_MARK}|st|nd|rd|th)?(?!\d)"
 )
 _DAY_ONLY: Final = re.compile(
-    rf"(?<![\d./])(\d{{1,2}})\s*{_DAY_MARK}(?!\s*(?:동안|간|째|정도|間|後|후|뒤|전|前|ぶり|요일|曜))"
+    rf"(?<![\d./])(?<![월月])(?<![월月]\s)(\d{{1,2}})\s*{_DAY_MARK}(?!\s*(?:동안|간|째|정도|間|後|후|뒤|전|前|ぶり|요일|曜))"
     r"|\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b"
 )
 

@@ -111,7 +111,7 @@ class Slot(ScenarioModel):
         None,
         description="Numbers (and `pattern` slots holding one): the unit the value is kept "
         "in (`m`, `km`, `cm`, `mm`, `g`, `kg`, `people`, `items`, `age`); a quantity said in "
-        "another unit of the same kind is converted (\"2km\" -> 2000 for `m`).",
+        'another unit of the same kind is converted ("2km" -> 2000 for `m`).',
     )
     validation: SlotValidation = Field(default_factory=SlotValidation)
 
