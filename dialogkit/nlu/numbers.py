@@ -494,19 +494,21 @@ def number_word(text: str) -> int | None:
 
 
 def rewrite(text: str, render: Callable[[Quantity, str], str | None]) -> str:
-    """``text`` (normalized) with each number and its counter replaced by
-    ``render(quantity, normalized_text)``; None keeps that number as written."""
+    """``text`` with each number and its counter replaced by ``render(quantity,
+    normalized_text)``; None keeps that number as written."""
     normalized = normalize(text)
+    # the words around the numbers keep their case when normalizing kept the positions
+    source = text if len(text) == len(normalized) else normalized
     parts: list[str] = []
     position = 0
     for quantity in quantities(normalized):
         replacement = render(quantity, normalized)
         if replacement is None:
             continue
-        parts.append(normalized[position : quantity.start])
+        parts.append(source[position : quantity.start])
         parts.append(replacement)
         position = quantity.counter_end
-    parts.append(normalized[position:])
+    parts.append(source[position:])
     return "".join(parts)
 
 
@@ -523,6 +525,6 @@ def _as_digits(quantity: Quantity, text: str) -> str | None:
 
 
 def digits_spoken(text: str) -> str:
-    """``text`` (normalized) with every number written in digits, so "공일공 일이삼사
+    """``text``, normalized, with every number written in digits, so "공일공 일이삼사
     오육칠팔" reads as "01012345678" for a phone and "삼월 오일" as "3월 5일" for a date."""
-    return rewrite(text, _as_digits)
+    return rewrite(normalize(text), _as_digits)

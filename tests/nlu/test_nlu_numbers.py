@@ -153,3 +153,23 @@ def test_number_word_reads_a_whole_word() -> None:
 def test_quantities_keep_their_counters() -> None:
     found = find_quantities("내일 저녁 7시에 4명, 2km")
     assert [(q.value, q.dimension) for q in found] == [(7, "clock"), (4, "people"), (2, "length")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("distance 2km, over", "2000"),
+        ("Distance 1.5 kilometers", "1500"),
+        ("distance two thousand", "2000"),
+        ("distance 850", "850"),
+        ("direction 4800 distance 3 km", "3000"),
+    ],
+)
+def test_a_pattern_slot_with_a_unit_reads_numbers_in_that_unit(text: str, value: str) -> None:
+    slot = Slot(type="pattern", unit="m", pattern=r"\bdistance\s*(?P<value>\d{2,5})\b")
+    assert extract(slot, text, expected=True) == value
+
+
+def test_a_pattern_slot_keeps_the_case_of_the_words_around_numbers() -> None:
+    slot = Slot(type="pattern", unit="m", pattern=r"\b(?P<value>(?:left|right)\s*\d{1,5})\b")
+    assert extract(slot, "Right two hundred", expected=True) == "Right 200"
