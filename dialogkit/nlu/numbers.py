@@ -215,6 +215,8 @@ _PARTICLE: Final = re.compile(
     r"쯤|정도|이나|나|으로|로|에|하고|이라고|라고|밖에|씩|이면|면|째|짜리|부터|까지|입니|이죠|죠)"
 )
 _AFTER_I_PARTICLE: Final = re.compile(r"(?:요|에요|야|고|라고|랑|나|었|면|지|죠|니)")
+_MAX_ATOMS: Final = 24
+"""Longest number in words (a phone number read digit by digit has 11): keeps a scan linear."""
 _FINAL_CONSONANT: Final = frozenset("영공일삼육륙칠팔백천만억")
 _KO_STOPWORDS: Final = frozenset({"이번", "이분", "이달", "이날"})
 """Sino digits glued to a counter that are demonstratives, not numbers ("이번 주" = this week)."""
@@ -452,7 +454,12 @@ def _quantity(text: str, group: list[_Atom]) -> Quantity | None:
 def _groups(text: str, atoms: list[_Atom]) -> list[list[_Atom]]:
     groups: list[list[_Atom]] = []
     for atom in atoms:
-        if groups and _joinable(text, groups[-1][-1], atom) and _fold([*groups[-1], atom]):
+        if (
+            groups
+            and len(groups[-1]) < _MAX_ATOMS
+            and _joinable(text, groups[-1][-1], atom)
+            and _fold([*groups[-1], atom])
+        ):
             groups[-1].append(atom)
         else:
             groups.append([atom])
