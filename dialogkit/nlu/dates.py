@@ -95,6 +95,12 @@ _ORDINAL: Final = re.compile(
     r"\b(?:(twenty|thirty)[\s-])?(" + "|".join(_ORDINALS) + r")\b", re.IGNORECASE
 )
 
+_ERAS: Final = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911}
+_ERA: Final = re.compile(r"(令和|平成|昭和|大正)\s*(\d{1,2}|元)\s*年")
+_YEAR_ALONE: Final = re.compile(
+    r"(?<![\d'])('?\d{2}|\d{4})\s*(?:년생|년도?|年生まれ|年)(?!\s*\d{1,2}\s*(?:월|月))"
+)
+
 _RELATIVE_DAYS: Final = {
     "오늘": 0,
     "금일": 0,
@@ -185,7 +191,10 @@ _WEEKEND: Final = re.compile(
 
 
 def _shift(word: str | None) -> int | None:
-    return None if word is None else _WEEK_SHIFT[re.sub(r"\s+|주$", "", word) or word]
+    if word is None:
+        return None
+    key = re.sub(r"\s+", "", word)
+    return _WEEK_SHIFT.get(key, _WEEK_SHIFT.get(key.removesuffix("주"), 0))
 
 
 def _year(text: str, month: int, day: int, frame: Frame, period: Period | None) -> int | None:
@@ -262,10 +271,12 @@ def _explicit(text: str, frame: Frame, period: Period | None) -> Iterator[date |
         if len(match.group(1)) == 2 and period != "past":
             continue  # six digits are a birth date (YYMMDD) or nothing
         yield _dated(match.group(1), int(match.group(2)), int(match.group(3)), frame, period)
+    years = _YEAR_ALONE.findall(text)
+    year = years[0] if len(years) == 1 else None  # "90년생이고 5월 17일이에요"
     for match in _MONTH_DAY.finditer(text):
         if match.group(1):
             continue
-        yield _dated(None, int(match.group(2)), int(match.group(3)), frame, period)
+        yield _dated(year, int(match.group(2)), int(match.group(3)), frame, period)
     for pattern, month_group, day_group in ((_EN_MONTH_FIRST, 1, 2), (_EN_DAY_FIRST, 2, 1)):
         for match in pattern.finditer(text):
             month = _MONTH_NAMES[match.group(month_group)[:3]]
@@ -320,6 +331,16 @@ def _ordinals(text: str) -> str:
     return _ORDINAL.sub(number, text)
 
 
+def _western_years(text: str) -> str:
+    """Japanese era years as western ones: "平成2年" -> "1990年"."""
+
+    def western(match: re.Match[str]) -> str:
+        number = 1 if match.group(2) == "元" else int(match.group(2))
+        return f"{_ERAS[match.group(1)] + number}年"
+
+    return _ERA.sub(western, text)
+
+
 def read_date(
     text: str, frame: Frame, period: Period | None = None, *, relative: bool = True
 ) -> date | None:
@@ -327,7 +348,7 @@ def read_date(
 
     ``relative=False`` reads only dates written with their month (a birth date is never
     "today")."""
-    prepared = digits_spoken(_ordinals(text))
+    prepared = _western_years(digits_spoken(_ordinals(text)))
     for source in (_explicit, _relative) if relative else (_explicit,):
         reader: Callable[[str, Frame, Period | None], Iterator[date | None]] = source
         for found in reader(prepared, frame, period):

@@ -113,6 +113,8 @@ _KANA: Final = {
     "ふたり": 2,
 }
 _KANA_PEOPLE: Final = frozenset({"ひとり", "ふたり"})
+_ALONE: Final = re.compile(r"혼자|나\s*혼자|\bjust\s+(?:me|myself)\b|\bby\s+myself\b|\bonly\s+me\b")
+"""Words that count one person without a number."""
 
 _EN: Final = {
     "zero": (_DIGIT, 0),
@@ -469,7 +471,9 @@ def _groups(text: str, atoms: list[_Atom]) -> list[list[_Atom]]:
 @lru_cache(maxsize=4096)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every number in ``text``, in order (``text`` as returned by ``normalize``)."""
-    found: list[Quantity] = []
+    found: list[Quantity] = [
+        Quantity(1, m.start(), m.end(), m.end(), "people") for m in _ALONE.finditer(text)
+    ]
     for group in _groups(text, _atoms(text)):
         quantity = _quantity(text, group)
         if quantity is None and len(group) > 1:
@@ -477,7 +481,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             quantity = _quantity(text, group[:1])
         if quantity is not None:
             found.append(quantity)
-    return tuple(found)
+    return tuple(sorted(found, key=lambda q: q.start))
 
 
 def find_quantities(text: str) -> tuple[Quantity, ...]:
@@ -527,6 +531,8 @@ def plain(value: float) -> str:
 def _as_digits(quantity: Quantity, text: str) -> str | None:
     if _WRITTEN.fullmatch(text, quantity.start, quantity.end):
         return None  # already digits: "05.03.02" stays a date, not 5.03
+    if _ALONE.fullmatch(text, quantity.start, quantity.end):
+        return None
     number = quantity.digits if quantity.digits is not None else plain(quantity.value)
     return number + text[quantity.end : quantity.counter_end]
 

@@ -69,6 +69,10 @@ _EN_PAST_TO: Final = re.compile(
     r"(\d{1,2})\b"
 )
 _EN_AT: Final = re.compile(r"\b(?:at|around|about|by)\s+(\d{1,2})(?:[\s.]([0-5]\d))?(?![\d:])")
+_EN_PART: Final = re.compile(
+    r"(?<![\d.:])(\d{1,2})(?:[:.]([0-5]\d))?\s+(?:in\s+the\s+|at\s+|this\s+|tomorrow\s+)?"
+    r"(morning|afternoon|evening|night|tonight)\b"
+)
 _BARE: Final = re.compile(r"^\D{0,12}?(?<![\d.])(\d{1,2})(?:\s+([0-5]\d))?(?![\d.])\D{0,8}$")
 _NAMED: Final = re.compile(r"정오|正午|\bnoon\b|\bmidday\b|자정|\bmidnight\b|午前0時")
 _NOON_WORDS: Final = frozenset({"정오", "正午", "noon", "midday"})
@@ -149,6 +153,10 @@ def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
         if match.group(2) in {"to", "before", "till"}:
             return _clock(*_minus(_hour24(hour, part), 0, minutes), None)
         return _clock(hour, minutes, part) if minutes < 60 else ()
+    match = _EN_PART.search(prepared)
+    if match:
+        part = _DAY_PARTS[match.group(3)]
+        return _clock(int(match.group(1)), int(match.group(2) or 0), part)
     match = _EN_OCLOCK.search(prepared) or _EN_AT.search(prepared)
     if match:
         part = _day_part(prepared, match.start(), match.end())

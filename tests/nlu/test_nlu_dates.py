@@ -48,6 +48,8 @@ def time_of(text: str, *, expected: bool = True, **rules: Any) -> Any:
         ("next Friday", "2026-12-04"),
         ("this weekend", "2026-11-28"),
         ("in 2 weeks", "2026-12-07"),
+        ("담주 화욜", "2026-12-01"),
+        ("次の日曜日", "2026-11-29"),
     ],
 )
 def test_relative_dates_count_from_the_users_today(text: str, iso: str) -> None:
@@ -101,6 +103,12 @@ def test_a_date_without_a_year_is_the_next_such_date(text: str, iso: str) -> Non
         ("March 2, '95", "1995-03-02"),
         ("1995年3月2日", "1995-03-02"),
         ("평성 아니고 1988년 12월 1일", "1988-12-01"),
+        ("구십오년 삼월 이일이요", "1995-03-02"),
+        ("천구백구십년 오월 십칠일", "1990-05-17"),
+        ("저 90년생이고 5월 17일이에요", "1990-05-17"),
+        ("平成2年5月17日", "1990-05-17"),
+        ("昭和六十年一月八日生まれです", "1985-01-08"),
+        ("05/17/1990", "1990-05-17"),
     ],
 )
 def test_two_digit_years_of_a_birth_date_are_in_the_past(text: str, iso: str) -> None:
@@ -153,6 +161,10 @@ def test_invalid_calendar_dates_are_refused() -> None:
         ("7:30pm", "19:30"),
         ("at 7 in the evening", "19:00"),
         ("tonight at 8", "20:00"),
+        ("tomorrow night at 9", "21:00"),
+        ("9 in the morning", "09:00"),
+        ("여덟시", "08:00"),
+        ("저녁 여섯시 반쯤", "18:30"),
         ("19:30", "19:30"),
         ("noon", "12:00"),
         ("자정", "00:00"),

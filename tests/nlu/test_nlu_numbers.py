@@ -121,6 +121,8 @@ def test_an_unasked_number_slot_only_takes_a_counted_quantity() -> None:
     assert number("4명이요", "people", expected=False) == 4
     assert number("두 분이요", "people", expected=False) == 2
     assert number("table for two", "people", expected=False) == 2
+    assert number("혼자요", "people", expected=False) == 1
+    assert number("just me", "people", expected=False) == 1
     assert number("4", "people", expected=False) is INVALID
     assert number("4명", None, expected=False) is INVALID
 
