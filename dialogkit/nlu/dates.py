@@ -17,6 +17,7 @@ from typing import Final
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.numbers import digits_spoken
 from dialogkit.nlu.plausible import Period
+from dialogkit.nlu.words import any_word
 
 _YEAR_MARK = r"(?:년도?|年)"
 _MONTH_MARK = r"(?:월|月)"
@@ -144,12 +145,7 @@ _RELATIVE_DAYS: Final = {
     "day before yesterday": -2,
     "the day before yesterday": -2,
 }
-_RELATIVE: Final = re.compile(
-    "|".join(
-        rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w)
-        for w in sorted(_RELATIVE_DAYS, key=len, reverse=True)
-    )
-)
+_RELATIVE: Final = any_word(_RELATIVE_DAYS)
 _IN_DAYS: Final = re.compile(
     r"(\d+)\s*(일|日|주일?|週間|days?|weeks?)\s*(?:후|뒤|있다가|後|later|from now)"
     r"|\bin\s+(\d+)\s+(days?|weeks?)\b"

@@ -13,6 +13,7 @@ from typing import Final
 
 from dialogkit.nlu.numbers import digits_spoken
 from dialogkit.nlu.plausible import plausible_clock
+from dialogkit.nlu.words import any_word
 
 _AM, _PM, _EVENING, _NIGHT, _MIDDAY, _DAWN = "am", "pm", "evening", "night", "midday", "dawn"
 
@@ -48,12 +49,7 @@ _DAY_PARTS: Final = {
     "lunch": _MIDDAY,
     "lunchtime": _MIDDAY,
 }
-_DAY_PART: Final = re.compile(
-    "|".join(
-        rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w)
-        for w in sorted(_DAY_PARTS, key=len, reverse=True)
-    )
-)
+_DAY_PART: Final = any_word(_DAY_PARTS)
 _MERIDIEM = r"(a\.?m\.?|p\.?m\.?)(?![a-z])"
 _CLOCK: Final = re.compile(
     rf"(?<![\d.])([01]?\d|2[0-4])\s*[:：]\s*([0-5]\d)(?!\d)\s*(?:{_MERIDIEM})?"
