@@ -44,6 +44,8 @@ INVALID: Final = _Invalid()
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().-]{7,17}\d)(?!\d)")
+_PHONE_JOINER = re.compile(r"(?<=\d)\s*(?:에|의|다시|dash|の)\s*(?=\d)")
+"""What people say between the groups of a phone number ("공일공에 일이삼사에 ...")."""
 _TRUE_WORDS: Final = (
     "네",
     "예",
@@ -217,7 +219,7 @@ def extract_time(slot: Slot, text: str, *, expected: bool = True) -> Any:
 
 def extract_phone(text: str) -> Any:
     """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔")."""
-    for source in (text, digits_spoken(text)):
+    for source in (text, _PHONE_JOINER.sub("-", digits_spoken(text))):
         for match in _PHONE.finditer(source):
             raw = match.group(1)
             digits = re.sub(r"\D", "", raw)

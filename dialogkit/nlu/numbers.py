@@ -308,6 +308,8 @@ def _joinable(text: str, left: _Atom, right: _Atom) -> bool:
         return left.kind in {_SMALL, _BIG} and gap.strip() == ""
     if left.script != right.script:
         return False
+    if left.script == "native" and not (left.kind == _TENS and right.kind == _DIGIT):
+        return False  # "두세 명" is two or three people, not 23
     if gap == "":
         return True
     if gap.strip() not in {"", "-"}:
@@ -437,11 +439,13 @@ def _quantity(text: str, group: list[_Atom]) -> Quantity | None:
     value, digits = folded
     start, end = group[0].start, group[-1].end
     counter = None if group[-1].script == "kana" else _counter(text, end)
+    native = any(a.script == "native" for a in group)
+    if counter and native and counter[0] == "age" and text[counter[2] - 1] == "세":
+        counter = None  # "두세 명": native numbers count years with 살; 세 is "three" here
     if not _stands_alone(text, group, None if counter is None else counter[2]):
         return None
     if start > 0 and text[start - 1] == "-" and (start < 2 or not text[start - 2].isalnum()):
         value, start = -value, start - 1
-    native = any(a.script == "native" for a in group)
     if group[-1].text in _KANA_PEOPLE:
         return Quantity(value, start, end, end, "people", 1.0, None, native)
     if counter is None:

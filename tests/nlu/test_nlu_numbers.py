@@ -69,7 +69,16 @@ def test_spoken_and_written_numbers(text: str, value: float) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["네", "네 알겠어요", "이사 가요", "열심히 할게요", "사람이 많아요", "오늘", "이번 주에요"],
+    [
+        "네",
+        "두세 명",
+        "네 알겠어요",
+        "이사 가요",
+        "열심히 할게요",
+        "사람이 많아요",
+        "오늘",
+        "이번 주에요",
+    ],
 )
 def test_words_that_only_look_like_numbers_are_not_numbers(text: str) -> None:
     assert number(text) is INVALID

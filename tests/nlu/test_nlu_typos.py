@@ -95,6 +95,9 @@ def test_plausibility() -> None:
         ("０９０－１２３４－５６７８", "090-1234-5678"),
         ("zero one zero one two three four five six seven eight", "010-1234-5678"),
         ("+82 10 1234 5678", "+821012345678"),
+        ("공일공에 일이삼사에 오육칠팔이요", "010-1234-5678"),
+        ("010에 9876에 5432요", "010-9876-5432"),
+        ("〇九〇の一二三四の五六七八", "090-1234-5678"),
     ],
 )
 def test_phone_numbers_written_or_spoken(text: str, phone: str) -> None:
