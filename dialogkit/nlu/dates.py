@@ -147,9 +147,13 @@ _RELATIVE_DAYS: Final = {
 }
 _RELATIVE: Final = any_word(_RELATIVE_DAYS)
 _IN_DAYS: Final = re.compile(
-    r"(\d+)\s*(일|日|주일?|週間|days?|weeks?)\s*(?:후|뒤|있다가|後|later|from now)"
+    r"(?:(\d+)\s*(일|日|주일?|週間|days?|weeks?)|(하루|이틀|사흘|나흘))\s*"
+    r"(?:후|뒤|있다가|後|later|from now)"
     r"|\bin\s+(\d+)\s+(days?|weeks?)\b"
 )
+
+_KO_DAYS: Final = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4}
+"""Native Korean day counts ("이틀 뒤" = in two days)."""
 
 _WEEK_SHIFT: Final = {
     "이번": 0,
@@ -299,8 +303,9 @@ def _relative(text: str, frame: Frame, period: Period | None) -> Iterator[date |
         saturday = _weekday(5, shift, frame)
         yield today if shift == 0 and today.weekday() == 6 else saturday
     for match in _IN_DAYS.finditer(text):
-        count = int(match.group(1) or match.group(3))
-        unit = match.group(2) or match.group(4)
+        native = match.group(3)
+        count = _KO_DAYS[native] if native else int(match.group(1) or match.group(4))
+        unit = match.group(2) or match.group(5) or "일"
         weeks = unit.startswith(("주", "週", "week"))
         yield today + timedelta(days=count * (7 if weeks else 1))
     for match in _RELATIVE.finditer(text):

@@ -111,8 +111,20 @@ _KANA: Final = {
     "とお": 10,
     "ひとり": 1,
     "ふたり": 2,
+    "さんにん": 3,
+    "よにん": 4,
+    "ごにん": 5,
+    "ろくにん": 6,
+    "しちにん": 7,
+    "ななにん": 7,
+    "はちにん": 8,
+    "きゅうにん": 9,
+    "じゅうにん": 10,
 }
-_KANA_PEOPLE: Final = frozenset({"ひとり", "ふたり"})
+_KANA_PEOPLE: Final = frozenset(
+    {"ひとり", "ふたり", "さんにん", "よにん", "ごにん", "ろくにん", "しちにん", "ななにん"}
+    | {"はちにん", "きゅうにん", "じゅうにん"}
+)
 _ALONE: Final = re.compile(r"혼자|나\s*혼자|\bjust\s+(?:me|myself)\b|\bby\s+myself\b|\bonly\s+me\b")
 """Words that count one person without a number."""
 

@@ -62,7 +62,7 @@ _EN_MERIDIEM: Final = re.compile(rf"(?<![\d.:])(\d{{1,2}})(?:[.\s]([0-5]\d))?\s*
 _EN_OCLOCK: Final = re.compile(r"(?<![\d.:])(\d{1,2})\s*o'?\s?clock")
 _EN_PAST_TO: Final = re.compile(
     r"\b(half|quarter|a quarter|\d{1,2})(?:\s+minutes?)?\s+(past|after|to|before|till)\s+"
-    r"(\d{1,2})\b"
+    rf"(\d{{1,2}})\b(?:\s*{_MERIDIEM})?"
 )
 _EN_AT: Final = re.compile(r"\b(?:at|around|about|by)\s+(\d{1,2})(?:[\s.]([0-5]\d))?(?![\d:])")
 _EN_PART: Final = re.compile(
@@ -137,18 +137,18 @@ def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
             hour24 = _hour24(int(hour), part)
             return _clock(*_minus(hour24, 0, int(minutes)), None)
         return _clock(int(hour), minute, part)
-    match = _EN_MERIDIEM.search(prepared)
-    if match:
-        return _clock(int(match.group(1)), int(match.group(2) or 0), _meridiem(match.group(3)))
     match = _EN_PAST_TO.search(prepared)
     if match:
         amount = {"half": 30, "quarter": 15, "a quarter": 15}.get(match.group(1))
         minutes = amount if amount is not None else int(match.group(1))
         hour = int(match.group(3))
-        part = _day_part(prepared, match.start(), match.end())
+        part = _meridiem(match.group(4)) or _day_part(prepared, match.start(), match.end())
         if match.group(2) in {"to", "before", "till"}:
             return _clock(*_minus(_hour24(hour, part), 0, minutes), None)
         return _clock(hour, minutes, part) if minutes < 60 else ()
+    match = _EN_MERIDIEM.search(prepared)
+    if match:
+        return _clock(int(match.group(1)), int(match.group(2) or 0), _meridiem(match.group(3)))
     match = _EN_PART.search(prepared)
     if match:
         part = _DAY_PARTS[match.group(3)]

@@ -49,6 +49,8 @@ def time_of(text: str, *, expected: bool = True, **rules: Any) -> Any:
         ("this weekend", "2026-11-28"),
         ("in 2 weeks", "2026-12-07"),
         ("담주 화욜", "2026-12-01"),
+        ("이틀 뒤에요", "2026-11-25"),
+        ("일주일 후", "2026-11-30"),
         ("次の日曜日", "2026-11-29"),
     ],
 )
@@ -163,6 +165,8 @@ def test_invalid_calendar_dates_are_refused() -> None:
         ("tonight at 8", "20:00"),
         ("tomorrow night at 9", "21:00"),
         ("9 in the morning", "09:00"),
+        ("quarter past 7 pm", "19:15"),
+        ("twenty to 9 pm", "20:40"),
         ("여덟시", "08:00"),
         ("저녁 여섯시 반쯤", "18:30"),
         ("19:30", "19:30"),

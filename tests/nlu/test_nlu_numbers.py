@@ -55,6 +55,7 @@ def number(text: str, unit: str | None = None, *, expected: bool = True, **rules
         ("三人です", 3),
         ("ふたり", 2),
         ("ひとつ", 1),
+        ("よにんです", 4),
         ("みっつください", 3),
         ("十五", 15),
         ("二千五百", 2500),
