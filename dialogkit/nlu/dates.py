@@ -152,6 +152,8 @@ _IN_DAYS: Final = re.compile(
     r"|\bin\s+(\d+)\s+(days?|weeks?)\b"
 )
 
+_FURTHEST_DAYS: Final = 3660
+"""A relative date further ahead than ten years is not a date anyone means."""
 _KO_DAYS: Final = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4}
 """Native Korean day counts ("이틀 뒤" = in two days)."""
 
@@ -306,8 +308,8 @@ def _relative(text: str, frame: Frame, period: Period | None) -> Iterator[date |
         native = match.group(3)
         count = _KO_DAYS[native] if native else int(match.group(1) or match.group(4))
         unit = match.group(2) or match.group(5) or "일"
-        weeks = unit.startswith(("주", "週", "week"))
-        yield today + timedelta(days=count * (7 if weeks else 1))
+        days = count * (7 if unit.startswith(("주", "週", "week")) else 1)
+        yield today + timedelta(days=days) if days <= _FURTHEST_DAYS else None
     for match in _RELATIVE.finditer(text):
         yield today + timedelta(days=_RELATIVE_DAYS[match.group(0)])
     for match in _DAY_ONLY.finditer(text):

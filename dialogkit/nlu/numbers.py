@@ -173,7 +173,7 @@ def _alternation(words: object) -> str:
 
 
 _ATOM: Final = re.compile(
-    r"(?P<arabic>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<arabic>\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|\d{1,24}(?:\.\d{1,12})?)"
     r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen)\b)|"
     + _alternation(_EN)
     + r")(?![a-z]))"

@@ -200,3 +200,33 @@ def test_relative_dates_follow_the_users_time_zone() -> None:
     assert extract(slot, "오늘", expected=True, frame=late_in_utc) == "2026-11-24"
     naive = Frame.of({"date_time": "2026-11-23T23:30:00", "timezone": "Asia/Tokyo"})
     assert extract(slot, "明日", expected=True, frame=naive) == "2026-11-24"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "9" * 5000,
+        "1," * 3000,
+        "99999999999일 후",
+        "in 99999999999 weeks",
+        "9999년 99월 99일",
+        "0000-00-00",
+        "일" * 3000,
+        "二" * 3000,
+        "one " * 2000,
+        "平成99年99月99日",
+        "999999999999999999999999 km",
+    ],
+)
+def test_absurd_input_is_no_value_and_never_an_error(text: str) -> None:
+    for definition in (
+        {"type": "date"},
+        {"type": "date", "description": "birth date"},
+        {"type": "time"},
+        {"type": "integer", "unit": "m"},
+        {"type": "number"},
+        {"type": "phone"},
+        {"type": "pattern", "unit": "m", "pattern": r"(?P<value>\d+)"},
+    ):
+        slot = Slot.model_validate(definition)
+        extract(slot, text, expected=True, frame=FRAME)
