@@ -18,6 +18,12 @@ from typing import Final
 MIN_LETTERS: Final = 5
 """Shortest value (in letters, jamo for Hangul) that one edit may reach."""
 
+MIN_SYLLABLES: Final = 3
+"""Shortest Hangul value, in syllables: the last syllable of a short Korean word carries its
+ending, so one letter changes the meaning ("먹음" ate, "먹을" to eat; "좋음", "좋은")."""
+
+_SYLLABLE: Final = re.compile(r"[가-힣]")
+
 _WORD: Final = re.compile(r"\w+", re.UNICODE)
 
 
@@ -66,7 +72,8 @@ def closest(text: str, needles: Iterable[tuple[str, str]]) -> str | None:
     found: set[str] = set()
     for needle, value in needles:
         target = letters(needle)
-        if len(target) < MIN_LETTERS:
+        syllables = len(_SYLLABLE.findall(needle))
+        if len(target) < MIN_LETTERS or 0 < syllables < MIN_SYLLABLES:
             continue
         size = len(needle.split())
         for window in _windows(text, size):

@@ -55,6 +55,10 @@ def test_short_values_and_ties_are_never_guessed() -> None:
     assert extract(Slot(type="enum", values=["HE", "smoke"]), "HF", expected=True) is INVALID
     assert extract(SIZE, "smoll", expected=True) is INVALID  # small? smell? both one edit
     assert extract(SLEEP, "잘 잣음", expected=True) == "잘 잤음"
+    meal = Slot(type="enum", values=["먹음", "조금 먹음", "안 먹음"])
+    assert extract(meal, "먹을 게 없어요", expected=True) is INVALID
+    mood = Slot(type="enum", values=["좋음", "보통", "우울"])
+    assert extract(mood, "좋은 아침이에요", expected=True) is INVALID
 
 
 @pytest.mark.parametrize(
