@@ -16,7 +16,14 @@ from typing import Any, Final
 from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import closest
-from dialogkit.nlu.numbers import Quantity, digits_spoken, find_quantities, plain, rewrite
+from dialogkit.nlu.numbers import (
+    Quantity,
+    digits_spoken,
+    find_quantities,
+    plain,
+    rewrite,
+    words_as_digits,
+)
 from dialogkit.nlu.plausible import (
     Period,
     is_birth_date,
@@ -242,21 +249,24 @@ def extract_email(text: str) -> Any:
 
 
 def extract_pattern(slot: Slot, text: str) -> Any:
+    """The pattern's match. Numbers said in words are written as digits for a second try
+    ("grid one two three four five six" -> "grid 123456"); with a unit they are always
+    written in the unit first, since "distance 10 km" must not match as 10 metres."""
     pattern = compile_pattern(slot.pattern or "")
     if pattern is None or not slot.pattern:
         return INVALID
-    match = pattern.search(_with_unit(slot, text))
-    if not match:
-        return INVALID
-    return (match.groupdict().get("value") or match.group(0)).strip()
-
-
-def _with_unit(slot: Slot, text: str) -> str:
-    """For a pattern slot with a unit, quantities said in words or in another unit of the
-    same kind are written as digits in the slot's unit ("distance 2km" -> "distance 2000")."""
     unit = _unit(slot)
-    if unit is None:
-        return text
+    readings = (_in_slot_unit(text, unit),) if unit else (text, words_as_digits(text))
+    for reading in readings:
+        match = pattern.search(reading)
+        if match:
+            return (match.groupdict().get("value") or match.group(0)).strip()
+    return INVALID
+
+
+def _in_slot_unit(text: str, unit: tuple[str, float]) -> str:
+    """Quantities of the unit's kind, said in words or in another unit, written as digits in
+    the slot's unit ("distance 2km" -> "distance 2000")."""
 
     def render(quantity: Quantity, _text: str) -> str | None:
         value = _in_unit(quantity, unit)

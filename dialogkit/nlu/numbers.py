@@ -140,6 +140,7 @@ _EN: Final = {
     "seven": (_DIGIT, 7),
     "eight": (_DIGIT, 8),
     "nine": (_DIGIT, 9),
+    "niner": (_DIGIT, 9),
     "ten": (_TEEN, 10),
     "eleven": (_TEEN, 11),
     "twelve": (_TEEN, 12),
@@ -553,7 +554,12 @@ def _as_digits(quantity: Quantity, text: str) -> str | None:
     return number + text[quantity.end : quantity.counter_end]
 
 
+def words_as_digits(text: str) -> str:
+    """``text`` with numbers said in words written in digits, other words as they were."""
+    return rewrite(text, _as_digits)
+
+
 def digits_spoken(text: str) -> str:
     """``text``, normalized, with every number written in digits, so "공일공 일이삼사
     오육칠팔" reads as "01012345678" for a phone and "삼월 오일" as "3월 5일" for a date."""
-    return rewrite(normalize(text), _as_digits)
+    return words_as_digits(normalize(text))

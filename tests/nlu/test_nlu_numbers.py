@@ -185,3 +185,16 @@ def test_a_pattern_slot_with_a_unit_reads_numbers_in_that_unit(text: str, value:
 def test_a_pattern_slot_keeps_the_case_of_the_words_around_numbers() -> None:
     slot = Slot(type="pattern", unit="m", pattern=r"\b(?P<value>(?:left|right)\s*\d{1,5})\b")
     assert extract(slot, "Right two hundred", expected=True) == "Right 200"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("grid one two three four five six", "123456"),
+        ("Grid 123 456", "123 456"),
+        ("grid three four five six seven niner", "345679"),
+    ],
+)
+def test_a_pattern_slot_reads_digits_said_in_words(text: str, value: str) -> None:
+    slot = Slot(type="pattern", pattern=r"\bgrid\s*(?P<value>\d{3}\s?\d{3})\b")
+    assert extract(slot, text, expected=True) == value
