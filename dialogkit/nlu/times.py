@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from dialogkit.nlu.numbers import digits_spoken
+from dialogkit.nlu.numbers import digits_spoken, find_quantities
 from dialogkit.nlu.plausible import plausible_clock
 from dialogkit.nlu.words import any_word
 
@@ -64,12 +64,14 @@ _EN_PAST_TO: Final = re.compile(
     r"\b(half|quarter|a quarter|\d{1,2})(?:\s+minutes?)?\s+(past|after|to|before|till)\s+"
     rf"(\d{{1,2}})\b(?:\s*{_MERIDIEM})?"
 )
-_EN_AT: Final = re.compile(r"\b(?:at|around|about|by)\s+(\d{1,2})(?:[\s.]([0-5]\d))?(?![\d:])")
+_EN_AT: Final = re.compile(
+    r"\b(?:at|around|about|by)\s+(\d{1,2})(?:(?:\s+|[.-])([0-5]\d))?(?![\d:])"
+)
 _EN_PART: Final = re.compile(
-    r"(?<![\d.:])(\d{1,2})(?:[:.]([0-5]\d))?\s+(?:in\s+the\s+|at\s+|this\s+|tomorrow\s+)?"
+    r"(?<![\d.:-])(\d{1,2})(?:[:.-]([0-5]\d))?\s+(?:in\s+the\s+|at\s+|this\s+|tomorrow\s+)?"
     r"(morning|afternoon|evening|night|tonight)\b"
 )
-_BARE: Final = re.compile(r"^\D{0,12}?(?<![\d.])(\d{1,2})(?:\s+([0-5]\d))?(?![\d.])\D{0,8}$")
+_BARE: Final = re.compile(r"^\D{0,12}?(?<![\d.])(\d{1,2})(?:(?:\s+|-)([0-5]\d))?(?![\d.])\D{0,8}$")
 _NAMED: Final = re.compile(r"정오|正午|\bnoon\b|\bmidday\b|자정|\bmidnight\b|午前0時")
 _NOON_WORDS: Final = frozenset({"정오", "正午", "noon", "midday"})
 
@@ -164,10 +166,17 @@ def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
     if bare:
         prepared = prepared.strip()
         match = _BARE.search(prepared)
-        if match and 0 < int(match.group(1)) <= 24:
+        if match and 0 < int(match.group(1)) <= 24 and not _counted(prepared, match.start(1)):
             part = _day_part(prepared, match.start(1), match.end(1))
             return _clock(int(match.group(1)), int(match.group(2) or 0), part)
     return ()
+
+
+def _counted(text: str, start: int) -> bool:
+    """Whether the number at ``start`` counts something else ("3 people", "2개")."""
+    return any(
+        q.start == start and q.dimension not in {None, "clock"} for q in find_quantities(text)
+    )
 
 
 def _meridiem(text: str | None) -> str | None:

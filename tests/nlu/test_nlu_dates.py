@@ -166,6 +166,7 @@ def test_invalid_calendar_dates_are_refused() -> None:
         ("tomorrow night at 9", "21:00"),
         ("9 in the morning", "09:00"),
         ("quarter past 7 pm", "19:15"),
+        ("at seven-thirty in the evening", "19:30"),
         ("twenty to 9 pm", "20:40"),
         ("여덟시", "08:00"),
         ("저녁 여섯시 반쯤", "18:30"),
@@ -190,6 +191,8 @@ def test_an_hour_without_a_day_part_takes_the_reading_the_slot_allows() -> None:
 def test_a_bare_number_is_an_hour_only_when_the_time_was_asked_for() -> None:
     assert time_of("저녁 7") == "19:00"
     assert time_of("저녁 7", expected=False) is INVALID
+    assert time_of("3 people") is INVALID
+    assert time_of("두 명이요") is INVALID
     assert time_of("25시") is INVALID
     assert time_of("7:75") is INVALID
 
