@@ -20,6 +20,7 @@ from dialogkit.nlu.numbers import (
     Quantity,
     digits_spoken,
     find_quantities,
+    normalize,
     plain,
     rewrite,
     words_as_digits,
@@ -32,6 +33,7 @@ from dialogkit.nlu.plausible import (
     plausible_phone,
 )
 from dialogkit.nlu.times import read_time
+from dialogkit.nlu.words import meant_part
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Slot
 
@@ -145,9 +147,10 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
     is read, so several values in one utterance land in their own slots."""
     unit = _unit(slot)
     loose: Any = INVALID
+    normalized = normalize(text)
     for quantity in find_quantities(text):
         value = _in_unit(quantity, unit)
-        if value is None:
+        if value is None or _CHANGE_BY.match(normalized, quantity.counter_end):
             continue
         counted = quantity.dimension is not None and unit is not None
         if counted:
@@ -307,6 +310,15 @@ _EXTRACTORS: Final[dict[str, Callable[[Slot, str, _Reading], Any]]] = {
     "text": lambda s, t, _r: extract_text(s, t),
 }
 
+_CHANGE_BY: Final = re.compile(
+    r"\s*(?:(?:이|가|을|를|は|が|を)\s*)?(?:増|減|더|추가|늘|줄|빠|more\b|extra\b|additional\b|less\b|fewer\b)"
+)
+"""A number that changes the value by that much ("한 명 더", "一人増えた", "two more") is not
+the value itself: the slot is re-asked rather than set to the difference."""
+
+_REPLACEABLE: Final = frozenset({"integer", "number", "date", "time", "phone"})
+"""Types whose value may be replaced in the same sentence ("내일 말고 모레")."""
+
 OPEN_TYPES: Final = frozenset({"text", "integer", "number", "boolean"})
 """Types that would match almost any utterance, so they are only read when asked for
 (a number that carries a counter of the slot's unit is the exception: "4명")."""
@@ -331,7 +343,14 @@ def extract(
     if is_open(slot) and not expected:
         return INVALID
     reading = _Reading(name, expected, frame or Frame.of(None))
-    value = _EXTRACTORS[slot.type](slot, text, reading)
+    extractor = _EXTRACTORS[slot.type]
+    if slot.type in _REPLACEABLE:
+        meant = meant_part(text)
+        if meant:
+            value = extractor(slot, meant, reading)
+            if value is not INVALID:
+                return validate(slot, value)
+    value = extractor(slot, text, reading)
     return INVALID if value is INVALID else validate(slot, value)
 
 

@@ -61,7 +61,7 @@ _KO_JA: Final = re.compile(
 _EN_MERIDIEM: Final = re.compile(rf"(?<![\d.:])(\d{{1,2}})(?:[.\s]([0-5]\d))?\s*{_MERIDIEM}")
 _EN_OCLOCK: Final = re.compile(r"(?<![\d.:])(\d{1,2})\s*o'?\s?clock")
 _EN_PAST_TO: Final = re.compile(
-    r"\b(half|quarter|a quarter|\d{1,2})(?:\s+minutes?)?\s+(past|after|to|before|till)\s+"
+    r"\b(half|quarter|a quarter|5|10|20|25|\d{1,2}\s+minutes?)\s+(past|after|to|before|till)\s+"
     rf"(\d{{1,2}})\b(?:\s*{_MERIDIEM})?"
 )
 _EN_AT: Final = re.compile(
@@ -142,7 +142,7 @@ def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
     match = _EN_PAST_TO.search(prepared)
     if match:
         amount = {"half": 30, "quarter": 15, "a quarter": 15}.get(match.group(1))
-        minutes = amount if amount is not None else int(match.group(1))
+        minutes = amount if amount is not None else int(match.group(1).split()[0])
         hour = int(match.group(3))
         part = _meridiem(match.group(4)) or _day_part(prepared, match.start(), match.end())
         if match.group(2) in {"to", "before", "till"}:

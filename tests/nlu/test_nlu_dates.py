@@ -233,3 +233,31 @@ def test_absurd_input_is_never_an_error(text: str) -> None:
     ):
         slot = Slot.model_validate(definition)
         extract(slot, text, expected=True, frame=FRAME)
+
+
+@pytest.mark.parametrize(
+    ("slot", "text", "value"),
+    [
+        ({"type": "date"}, "日にちを明日から明後日に変えて", "2026-11-25"),
+        ({"type": "date"}, "明日じゃなくて明後日", "2026-11-25"),
+        ({"type": "date"}, "내일 말고 모레요", "2026-11-25"),
+        ({"type": "date"}, "모레 대신 내일", "2026-11-24"),
+        ({"type": "date"}, "Friday, not Thursday", "2026-11-27"),
+        ({"type": "date"}, "change it from tomorrow to Sunday", "2026-11-29"),
+        ({"type": "date"}, "11月24日から26日まで", "2026-11-24"),
+        ({"type": "time"}, "7시에서 8시로 바꿔 주세요", "08:00"),
+        ({"type": "time"}, "7時じゃなくて夜8時で", "20:00"),
+        ({"type": "integer", "unit": "people"}, "4명 말고 5명으로", 5),
+        ({"type": "integer", "unit": "people"}, "3人じゃなくて4人", 4),
+    ],
+)
+def test_a_value_replaced_in_the_same_breath(slot: dict[str, Any], text: str, value: Any) -> None:
+    assert extract(Slot.model_validate(slot), text, expected=True, frame=FRAME) == value
+
+
+@pytest.mark.parametrize(
+    "text", ["人数が一人増えました", "한 명 더 와요", "two more people", "1명 추가요"]
+)
+def test_a_change_by_some_people_is_not_the_party_size(text: str) -> None:
+    slot = Slot(type="integer", unit="people")
+    assert extract(slot, text, expected=True, frame=FRAME) is INVALID
