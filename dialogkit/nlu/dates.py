@@ -185,7 +185,9 @@ _SHIFT = r"(이번\s*주|다다음\s*주|다음\s*주|지난\s*주|저번\s*주|
 _KO_WEEKDAY: Final = re.compile(_SHIFT + rf"\s*(?:의\s*)?([{_KO_WEEKDAYS}])(?:요일|욜)")
 _JA_WEEKDAY: Final = re.compile(_SHIFT + rf"\s*(?:の\s*)?([{_JA_WEEKDAYS}])曜(?:日)?")
 _EN_WEEKDAY: Final = re.compile(
-    r"(?:\b(this|next|last|coming)\s+)?\b(" + "|".join(_EN_WEEKDAYS) + r")s?\b"
+    r"(?:\b(this|next|last|coming)\s+(?:week(?:'s)?\s+(?:on\s+)?)?)?\b("
+    + "|".join(_EN_WEEKDAYS)
+    + r")s?\b"
 )
 _WEEKEND: Final = re.compile(
     r"(이번\s*주|다음\s*주|담주|今週|来週|\bthis\s+|\bnext\s+)?\s*(?:주말|週末|weekend\b)"

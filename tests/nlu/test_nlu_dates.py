@@ -46,6 +46,8 @@ def time_of(text: str, *, expected: bool = True, **rules: Any) -> Any:
         ("tomorrow please", "2026-11-24"),
         ("the day after tomorrow", "2026-11-25"),
         ("next Friday", "2026-12-04"),
+        ("next week's Tuesday", "2026-12-01"),
+        ("this Saturday", "2026-11-28"),
         ("this weekend", "2026-11-28"),
         ("in 2 weeks", "2026-12-07"),
         ("담주 화욜", "2026-12-01"),
