@@ -26,9 +26,9 @@ _SEP = r"\s*[-./]\s*"
 
 _YMD: Final = re.compile(
     rf"(?<![\d.])('?\d{{4}}|'?\d{{2}})(?:{_SEP}|\s*{_YEAR_MARK}\s*)(\d{{1,2}})"
-    rf"(?:{_SEP}|\s*{_MONTH_MARK}\s*)(\d{{1,2}})(?![\d.])"
+    rf"(?:{_SEP}|\s*{_MONTH_MARK}\s*)(\d{{1,2}})(?!\d|\.\d)"
 )
-_DMY: Final = re.compile(rf"(?<![\d.])(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}}|\d{{2}})(?![\d.])")
+_DMY: Final = re.compile(rf"(?<![\d.])(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}}|\d{{2}})(?!\d|\.\d)")
 _COMPACT: Final = re.compile(r"(?<!\d)((?:19|20)\d{2}|\d{2})(\d{2})(\d{2})(?!\d)")
 _MONTH_DAY: Final = re.compile(
     rf"(?:(다음\s*달|담달|이번\s*달|来月|今月)\s*)?(?<!\d)(\d{{1,2}})\s*{_MONTH_MARK}\s*(?:の\s*)?"

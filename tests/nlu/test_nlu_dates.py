@@ -113,6 +113,8 @@ def test_a_date_without_a_year_is_the_next_such_date(text: str, iso: str) -> Non
         ("平成2年5月17日", "1990-05-17"),
         ("昭和六十年一月八日生まれです", "1985-01-08"),
         ("05/17/1990", "1990-05-17"),
+        ("1990. 5. 17.", "1990-05-17"),
+        ("일구구공년 오월 십칠일", "1990-05-17"),
     ],
 )
 def test_two_digit_years_of_a_birth_date_are_in_the_past(text: str, iso: str) -> None:
