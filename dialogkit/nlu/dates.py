@@ -15,7 +15,7 @@ from datetime import date, timedelta
 from typing import Final
 
 from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.numbers import digits_spoken
+from dialogkit.nlu.numbers import digits_spoken, without_particle_i
 from dialogkit.nlu.plausible import Period
 from dialogkit.nlu.words import any_word
 
@@ -28,7 +28,9 @@ _YMD: Final = re.compile(
     rf"(?<![\d.])('?\d{{4}}|'?\d{{2}})(?:{_SEP}|\s*{_YEAR_MARK}\s*)(\d{{1,2}})"
     rf"(?:{_SEP}|\s*{_MONTH_MARK}\s*)(\d{{1,2}})(?!\d|\.\d)"
 )
-_DMY: Final = re.compile(rf"(?<![\d.])(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}}|\d{{2}})(?!\d|\.\d)")
+_DMY: Final = re.compile(
+    rf"(?<![\d.])(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}}|\d{{2}})(?!\d|\.\d)"
+)
 _COMPACT: Final = re.compile(r"(?<!\d)((?:19|20)\d{2}|\d{2})(\d{2})(\d{2})(?!\d)")
 _MONTH_DAY: Final = re.compile(
     rf"(?:(다음\s*달|담달|이번\s*달|来月|今月)\s*)?(?<!\d)(\d{{1,2}})\s*{_MONTH_MARK}\s*(?:の\s*)?"
@@ -353,7 +355,7 @@ def read_date(
 
     ``relative=False`` reads only dates written with their month (a birth date is never
     "today")."""
-    prepared = _western_years(digits_spoken(_ordinals(text)))
+    prepared = _western_years(digits_spoken(without_particle_i(_ordinals(text))))
     for source in (_explicit, _relative) if relative else (_explicit,):
         reader: Callable[[str, Frame, Period | None], Iterator[date | None]] = source
         for found in reader(prepared, frame, period):

@@ -23,6 +23,7 @@ from dialogkit.nlu.numbers import (
     normalize,
     plain,
     rewrite,
+    without_particle_i,
     words_as_digits,
 )
 from dialogkit.nlu.plausible import (
@@ -229,7 +230,8 @@ def extract_time(slot: Slot, text: str, *, expected: bool = True) -> Any:
 
 def extract_phone(text: str) -> Any:
     """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔")."""
-    for source in (text, _PHONE_JOINER.sub("-", digits_spoken(text))):
+    spoken = (digits_spoken(text), digits_spoken(without_particle_i(text)))
+    for source in (text, *(_PHONE_JOINER.sub("-", reading) for reading in spoken)):
         for match in _PHONE.finditer(source):
             raw = match.group(1)
             digits = re.sub(r"\D", "", raw)

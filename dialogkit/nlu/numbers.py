@@ -232,7 +232,6 @@ _PARTICLE: Final = re.compile(
 _AFTER_I_PARTICLE: Final = re.compile(r"(?:요|에요|야|고|라고|랑|나|었|면|지|죠|니)")
 _MAX_ATOMS: Final = 24
 """Longest number in words (a phone number read digit by digit has 11): keeps a scan linear."""
-_FINAL_CONSONANT: Final = frozenset("영공일삼육륙칠팔백천만억")
 _KO_STOPWORDS: Final = frozenset({"이번", "이분", "이달", "이날"})
 """Sino digits glued to a counter that are demonstratives, not numbers ("이번 주" = this week)."""
 
@@ -433,11 +432,13 @@ def _stands_alone(text: str, group: list[_Atom], counter_end: int | None) -> boo
 def _trim_particle(text: str, group: list[_Atom]) -> list[_Atom]:
     """ "이천오백이요" is 2500 followed by the particle 이, not 2502: the particle 이 follows
     a syllable ending in a consonant. After 십 both readings are grammatical, and the
-    number ("삼십이요" = 32) is kept."""
+    number ("삼십이요" = 32) is kept; digits read one by one keep it too ("오사삼이요" ends
+    in 2), and a phone number tries both readings (``without_particle_i``)."""
     if (
         len(group) >= 2
         and group[-1].text == "이"
-        and group[-2].text in _FINAL_CONSONANT
+        and group[-2].kind in {_SMALL, _BIG}
+        and group[-2].text != "십"
         and _AFTER_I_PARTICLE.match(text, group[-1].end)
     ):
         return group[:-1]
@@ -552,6 +553,18 @@ def _as_digits(quantity: Quantity, text: str) -> str | None:
         return None
     number = quantity.digits if quantity.digits is not None else plain(quantity.value)
     return number + text[quantity.end : quantity.counter_end]
+
+
+_PARTICLE_I: Final = re.compile(
+    r"(?<=[영공일삼육륙칠팔])이(?=(?:요|에요|예요|입니다|야|고|라고|랑|었|죠|지|면|[\s.!,]|$))"
+)
+
+
+def without_particle_i(text: str) -> str:
+    """``text`` with each 이 after a digit ending in a consonant read as a particle
+    ("오육칠팔이요" -> "오육칠팔요", "오일이에요" -> "오일에요"): the other reading of digits
+    read one by one, which dates and phone numbers try."""
+    return _PARTICLE_I.sub("", text)
 
 
 def words_as_digits(text: str) -> str:

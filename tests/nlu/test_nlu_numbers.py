@@ -89,7 +89,7 @@ def test_words_that_only_look_like_numbers_are_not_numbers(text: str) -> None:
     ("text", "digits"),
     [
         ("공일공 일이삼사 오육칠팔", "01012345678"),
-        ("영일영 일이삼사 오육칠팔이요", "01012345678"),
+        ("영일영 구팔칠육 오사삼이", "01098765432"),
         ("일 이 삼 사", "1234"),
         ("zero one zero", "010"),
         ("〇九〇一二三四", "0901234"),
