@@ -293,10 +293,23 @@ def _explicit(text: str, frame: Frame, period: Period | None) -> Iterator[date |
 
 
 def _relative(text: str, frame: Frame, period: Period | None) -> Iterator[date | None]:
-    """Dates counted from today: weekdays, weekends, "in 3 days", "내일", the 5th."""
+    """Dates counted from today: the 5th (before its weekday: "24日の金曜日"), weekdays,
+    weekends, "in 3 days", "내일"."""
     today = frame.today
     for match in _NEXT_MONTH_DAY.finditer(text):
         yield _in_month(match.group(1), int(match.group(2)), frame)
+    for match in _DAY_ONLY.finditer(text):
+        day = int(match.group(1) or match.group(2))
+        months = [(today.year, today.month), (today.year + today.month // 12, today.month % 12 + 1)]
+        if period == "past":
+            previous = today.month - 2
+            months = [(today.year, today.month), (today.year + previous // 12, previous % 12 + 1)]
+        for year, month in months:
+            if _valid(year, month, day):
+                found = date(year, month, day)
+                if (found <= today) if period == "past" else (found >= today):
+                    yield found
+                    break
     for pattern, names in ((_KO_WEEKDAY, _KO_WEEKDAYS), (_JA_WEEKDAY, _JA_WEEKDAYS)):
         for match in pattern.finditer(text):
             yield _weekday(names.index(match.group(2)), _shift(match.group(1)), frame)
@@ -316,18 +329,6 @@ def _relative(text: str, frame: Frame, period: Period | None) -> Iterator[date |
         yield today + timedelta(days=days) if days <= _FURTHEST_DAYS else None
     for match in _RELATIVE.finditer(text):
         yield today + timedelta(days=_RELATIVE_DAYS[match.group(0)])
-    for match in _DAY_ONLY.finditer(text):
-        day = int(match.group(1) or match.group(2))
-        months = [(today.year, today.month), (today.year + today.month // 12, today.month % 12 + 1)]
-        if period == "past":
-            previous = today.month - 2
-            months = [(today.year, today.month), (today.year + previous // 12, previous % 12 + 1)]
-        for year, month in months:
-            if _valid(year, month, day):
-                found = date(year, month, day)
-                if (found <= today) if period == "past" else (found >= today):
-                    yield found
-                    break
 
 
 def _ordinals(text: str) -> str:

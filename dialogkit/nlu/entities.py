@@ -53,7 +53,7 @@ INVALID: Final = _Invalid()
 """Returned when a value does not fit its slot (or nothing fitting was found)."""
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().-]{7,17}\d)(?!\d)")
+_PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().,-]{7,17}\d)(?!\d)")
 _PHONE_JOINER = re.compile(r"(?<=\d)\s*(?:에|의|다시|dash|の)\s*(?=\d)")
 """What people say between the groups of a phone number ("공일공에 일이삼사에 ...")."""
 _TRUE_WORDS: Final = (

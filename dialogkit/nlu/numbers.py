@@ -207,7 +207,7 @@ _COUNTERS: Final[tuple[tuple[str, str, float], ...]] = (
     ("clock", r"시(?!간|작)|時(?!間)|o'?clock|a\.?m\.?(?![a-z])|p\.?m\.?(?![a-z])", 1.0),
     ("minute", r"분|分|minutes?|mins?", 1.0),
     ("second", r"초|秒|seconds?|secs?", 1.0),
-    ("people", r"명|사람|인(?!분)|人|名|people|persons?|guests?|pax|adults?", 1.0),
+    ("people", r"명|사람|인(?!분)|人|名|people|persons?|guests?|pax|adults?|of\s+us\b", 1.0),
     ("portion", r"인분|人前|portions?|servings?", 1.0),
     ("age", r"살|세(?![요가])|歳|才|years?\s+old|yrs?\s+old", 1.0),
     ("year", r"년|年", 1.0),

@@ -91,6 +91,7 @@ def test_written_dates(text: str, iso: str) -> None:
         ("March 5th", "2027-03-05"),
         ("5 March", "2027-03-05"),
         ("25일", "2026-11-25"),
+        ("24日の金曜日", "2026-11-24"),
     ],
 )
 def test_a_date_without_a_year_is_the_next_such_date(text: str, iso: str) -> None:

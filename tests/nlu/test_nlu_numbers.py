@@ -133,6 +133,7 @@ def test_an_unasked_number_slot_only_takes_a_counted_quantity() -> None:
     assert number("table for two", "people", expected=False) == 2
     assert number("혼자요", "people", expected=False) == 1
     assert number("just me", "people", expected=False) == 1
+    assert number("five of us", "people", expected=False) == 5
     assert number("4", "people", expected=False) is INVALID
     assert number("4명", None, expected=False) is INVALID
 

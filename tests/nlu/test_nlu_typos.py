@@ -99,6 +99,7 @@ def test_plausibility() -> None:
         ("０９０－１２３４－５６７８", "090-1234-5678"),
         ("zero one zero one two three four five six seven eight", "010-1234-5678"),
         ("+82 10 1234 5678", "+821012345678"),
+        ("five five five, one two three, four five six seven", "5551234567"),
         ("공일공에 일이삼사에 오육칠팔이요", "010-1234-5678"),
         ("010에 9876에 5432요", "010-9876-5432"),
         ("영일영 구팔칠육 오사삼이요", "010-9876-5432"),
