@@ -10,7 +10,7 @@ year takes the century that the slot's period makes plausible.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Final
 
@@ -265,7 +265,9 @@ def _weekday(target: int, shift: int | None, frame: Frame) -> date:
     return monday + timedelta(weeks=shift, days=target)
 
 
-def _explicit(text: str, frame: Frame, period: Period | None) -> Iterator[date | None]:
+def _explicit(
+    text: str, frame: Frame, period: Period | None, *, year_required: bool = False
+) -> Iterator[date | None]:
     """Dates written with their month, most specific forms first."""
     for match in _YMD.finditer(text):
         yield _dated(match.group(1), int(match.group(2)), int(match.group(3)), frame, period)
@@ -282,13 +284,17 @@ def _explicit(text: str, frame: Frame, period: Period | None) -> Iterator[date |
     for match in _MONTH_DAY.finditer(text):
         if match.group(1):
             continue
+        if year is None and year_required:
+            continue
         yield _dated(year, int(match.group(2)), int(match.group(3)), frame, period)
     for pattern, month_group, day_group in ((_EN_MONTH_FIRST, 1, 2), (_EN_DAY_FIRST, 2, 1)):
         for match in pattern.finditer(text):
             month = _MONTH_NAMES[match.group(month_group)[:3]]
             year = match.group(3) or match.group(4)
+            if year is None and year_required:
+                continue
             yield _dated(year, month, int(match.group(day_group)), frame, period)
-    for match in _SLASH_MONTH_DAY.finditer(text):
+    for match in () if year_required else _SLASH_MONTH_DAY.finditer(text):
         yield _dated(None, int(match.group(1)), int(match.group(2)), frame, period)
 
 
@@ -354,12 +360,14 @@ def read_date(
 ) -> date | None:
     """The first date in ``text``, resolved in the user's frame; None when there is none.
 
-    ``relative=False`` reads only dates written with their month (a birth date is never
-    "today")."""
+    ``relative=False`` reads only dates written out with their year (a birth date is never
+    "today", nor "May 17th" of some year)."""
     prepared = _western_years(digits_spoken(without_particle_i(_ordinals(text))))
-    for source in (_explicit, _relative) if relative else (_explicit,):
-        reader: Callable[[str, Frame, Period | None], Iterator[date | None]] = source
-        for found in reader(prepared, frame, period):
+    readings = [_explicit(prepared, frame, period, year_required=not relative)]
+    if relative:
+        readings.append(_relative(prepared, frame, period))
+    for reading in readings:
+        for found in reading:
             if found is not None:
                 return found
     return None

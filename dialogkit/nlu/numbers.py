@@ -334,6 +334,11 @@ def _joinable(text: str, left: _Atom, right: _Atom) -> bool:
     return left.kind == right.kind == _DIGIT and left.script == right.script == "sino"
 
 
+def _is_teen(value: float | None) -> bool:
+    """13 to 19: the first half of a year said in two parts (10 to 12 are clock hours)."""
+    return value is not None and 13 <= value <= 19
+
+
 def _fold(atoms: list[_Atom]) -> tuple[int | float, str | None] | None:
     """The value of consecutive atoms, and the digit string when read one by one.
 
@@ -370,6 +375,8 @@ def _fold(atoms: list[_Atom]) -> tuple[int | float, str | None] | None:
                 current = int(digits)
             else:
                 return None
+        elif atom.kind == _TENS and last == _TEEN and atom.script == "en" and _is_teen(current):
+            current = int(current or 0) * 100 + atom.value  # a year: "nineteen ninety"
         elif atom.kind in {_TEEN, _TENS}:
             if current is not None:
                 return None

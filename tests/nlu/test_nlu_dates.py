@@ -115,6 +115,7 @@ def test_a_date_without_a_year_is_the_next_such_date(text: str, iso: str) -> Non
         ("昭和六十年一月八日生まれです", "1985-01-08"),
         ("05/17/1990", "1990-05-17"),
         ("1990. 5. 17.", "1990-05-17"),
+        ("May 17th, nineteen ninety", "1990-05-17"),
         ("일구구공년 오월 십칠일", "1990-05-17"),
     ],
 )
@@ -122,7 +123,10 @@ def test_two_digit_years_of_a_birth_date_are_in_the_past(text: str, iso: str) ->
     assert date_of(text, name="birth_date") == iso
 
 
-@pytest.mark.parametrize("text", ["오늘", "내일요", "明日", "tomorrow", "2030-01-01", "1850-01-01"])
+@pytest.mark.parametrize(
+    "text",
+    ["오늘", "내일요", "明日", "tomorrow", "2030-01-01", "1850-01-01", "5월 17일", "May 17th"],
+)
 def test_a_birth_date_is_a_plausible_past_date_written_out(text: str) -> None:
     assert date_of(text, name="birth_date") is INVALID
     assert date_of(text, name="dob", description="Date of birth") is INVALID
