@@ -29,6 +29,7 @@ from dialogkit.nlu.numbers import (
 from dialogkit.nlu.plausible import (
     Period,
     is_birth_date,
+    plausible_age,
     plausible_birth_date,
     plausible_date,
     plausible_phone,
@@ -152,6 +153,8 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
     for quantity in find_quantities(text):
         value = _in_unit(quantity, unit)
         if value is None or _CHANGE_BY.match(normalized, quantity.counter_end):
+            continue
+        if unit is not None and unit[0] == "age" and not plausible_age(value):
             continue
         counted = quantity.dimension is not None and unit is not None
         if counted:

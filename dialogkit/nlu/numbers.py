@@ -259,8 +259,6 @@ class Quantity:
     """Multiplier from the counter to its dimension's base unit (km -> 1000 metres)."""
     digits: str | None = None
     """The digit string when the number was read digit by digit ("공일공" -> "010")."""
-    native: bool = False
-    """Written with native Korean words (which count people with "분", not minutes)."""
 
 
 @dataclass(slots=True)
@@ -274,7 +272,8 @@ class _Atom:
 
 
 def normalize(text: str) -> str:
-    """NFKC (full-width digits and letters to ASCII) and lower case; positions are kept."""
+    """NFKC (full-width digits and letters to ASCII) and lower case; quantities' positions
+    refer to this text."""
     return unicodedata.normalize("NFKC", text).lower()
 
 
@@ -468,14 +467,14 @@ def _quantity(text: str, group: list[_Atom]) -> Quantity | None:
     if start > 0 and text[start - 1] == "-" and (start < 2 or not text[start - 2].isalnum()):
         value, start = -value, start - 1
     if group[-1].text in _KANA_PEOPLE:
-        return Quantity(value, start, end, end, "people", 1.0, None, native)
+        return Quantity(value, start, end, end, "people")
     if counter is None:
         cue = "people" if _PEOPLE_CUE.search(text[max(0, start - 16) : start]) else None
-        return Quantity(value, start, end, end, cue, 1.0, digits, native)
+        return Quantity(value, start, end, end, cue, 1.0, digits)
     dimension, factor, after = counter
     if dimension == "minute" and native:
         dimension = "people"  # "세 분" = three people; minutes are counted in Sino-Korean
-    return Quantity(value, start, end, after, dimension, factor, digits, native)
+    return Quantity(value, start, end, after, dimension, factor, digits)
 
 
 def _groups(text: str, atoms: list[_Atom]) -> list[list[_Atom]]:
@@ -512,21 +511,6 @@ def quantities(text: str) -> tuple[Quantity, ...]:
 def find_quantities(text: str) -> tuple[Quantity, ...]:
     """Every number in ``text`` (any script), in order."""
     return quantities(normalize(text))
-
-
-def number_word(text: str) -> int | None:
-    """The value of a whole word that is only a number ("십이", "二十五", "12"), else None."""
-    word = normalize(text).strip()
-    found = quantities(word)
-    if len(found) == 1 and found[0].start == 0 and found[0].end == len(word):
-        value = found[0].value
-        return int(value) if float(value).is_integer() else None
-    atoms = _atoms(word)
-    if atoms and atoms[0].start == 0 and atoms[-1].end == len(word):
-        folded = _fold(atoms)
-        if folded is not None and float(folded[0]).is_integer():
-            return int(folded[0])
-    return None
 
 
 def rewrite(text: str, render: Callable[[Quantity, str], str | None]) -> str:

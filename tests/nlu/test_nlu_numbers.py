@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from dialogkit.nlu.entities import INVALID, extract
-from dialogkit.nlu.numbers import digits_spoken, find_quantities, number_word
+from dialogkit.nlu.numbers import digits_spoken, find_quantities
 from dialogkit.scenario.model import Slot
 
 
@@ -144,6 +144,11 @@ def test_clock_hours_are_not_counts() -> None:
     assert number("at 7 pm") is INVALID
 
 
+def test_an_age_is_a_plausible_age() -> None:
+    assert number("서른두 살", "age") == 32
+    assert number("200살", "age") is INVALID
+
+
 def test_validation_ranges_still_apply() -> None:
     assert number("열 명", "people", min=1, max=8) is INVALID
     assert number("여덟 명", "people", min=1, max=8) == 8
@@ -154,13 +159,6 @@ def test_integer_slots_take_whole_numbers_in_the_slot_unit() -> None:
     slot = Slot(type="integer", unit="m")
     assert extract(slot, "1.5km", expected=True) == 1500
     assert extract(slot, "1.5m", expected=True) is INVALID
-
-
-def test_number_word_reads_a_whole_word() -> None:
-    assert number_word("십이") == 12
-    assert number_word("二十五") == 25
-    assert number_word("twelve") == 12
-    assert number_word("열두 시") is None
 
 
 def test_quantities_keep_their_counters() -> None:
