@@ -21,6 +21,7 @@ from sanic.config import Config
 
 from dialogkit.engine.engine import Engine
 from dialogkit.errors import ScenarioError, ScenarioInvalid, SessionNotFound
+from dialogkit.logsafe import escape
 from dialogkit.scenario import validate_document
 from dialogkit.scenario.problems import errors
 from dialogkit.settings import Settings
@@ -185,7 +186,7 @@ def _api_blueprint(
         if not body.scenario_graph:
             raise DetailError(400, "scenario_graph is required: send the graph as an object.")
         if logger.isEnabledFor(logging.DEBUG):
-            logger.debug("scenario graph: %s", dumps(body.scenario_graph))
+            logger.debug("scenario graph: %s", escape(dumps(body.scenario_graph), limit=None))
         with _scenario_errors():
             session = await engine.astart(body.scenario_graph, **_start_options(body))
         return _answer(session.initial_reply)
@@ -196,7 +197,8 @@ def _api_blueprint(
         found = errors(problems)
         if found:
             logger.warning(
-                "scenario validation failed:\n%s", "\n".join(f"  - {p}" for p in problems)
+                "scenario validation failed:\n%s",
+                "\n".join(f"  - {escape(p, limit=500)}" for p in problems),
             )
             message = f"Scenario validation failed: {len(found)} error(s)"
             return _answer(ChatbotValidateResponse(status="error", message=message))
@@ -213,7 +215,7 @@ def _api_blueprint(
             raise DetailError(404, SESSION_NOT_FOUND) from None
         except Exception:
             # The contract's answer to an internal failure: 200 with error=true, no details.
-            logger.exception("turn failed for session %r", body.session_id)
+            logger.exception("turn failed for session %s", escape(repr(body.session_id)))
             return _answer(ChatbotMessageResponse(error=True))
         return _answer(reply)
 

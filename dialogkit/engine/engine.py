@@ -16,6 +16,7 @@ from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
 from dialogkit.errors import SessionNotFound
+from dialogkit.logsafe import escape
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.skills.base import SkillRunner
@@ -176,7 +177,11 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             else:
                 outcome = await turn.message(text, confidence)
         except Exception:
-            logger.exception("turn failed in session %s at node %s", config.session_id, node_before)
+            logger.exception(
+                "turn failed in session %s at node %s",
+                escape(config.session_id),
+                escape(node_before),
+            )
             return Reply(error=True)
         elapsed_ms = (time.perf_counter() - started) * 1000
         turn.record(outcome, node_before, elapsed_ms)

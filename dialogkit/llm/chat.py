@@ -15,6 +15,7 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from dialogkit.errors import LLMError
 from dialogkit.llm.clients import ClientFactory
+from dialogkit.logsafe import escape
 from dialogkit.usage import Usage
 
 logger = logging.getLogger(__name__)
@@ -56,7 +57,11 @@ async def complete(
         return result
     except Exception as exc:
         logger.warning(
-            "%s call to model %r failed: %s: %s", purpose, model, type(exc).__name__, exc
+            "%s call to model %s failed: %s: %s",
+            purpose,
+            escape(repr(model)),
+            type(exc).__name__,
+            escape(exc),
         )
         return None
     finally:
