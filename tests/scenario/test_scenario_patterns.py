@@ -81,14 +81,13 @@ def graph_with(condition_value: Any = "^ok$", slot_pattern: str | None = None) -
     slots = {}
     if slot_pattern is not None:
         slots["code"] = {"type": "pattern", "pattern": slot_pattern}
+    matches_text = {"field": "input.text", "operator": "matches", "value": condition_value}
     node = {
         "id": "start",
         "description": "Start.",
         "next_nodes": [
             {
-                "condition": {
-                    "all": [{"field": "input.text", "operator": "matches", "value": condition_value}]
-                },
+                "condition": {"all": [matches_text]},
                 "target": "end",
             }
         ],
