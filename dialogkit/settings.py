@@ -32,6 +32,12 @@ class Settings(BaseSettings):
     skill_runtime_max_response_bytes: int = Field(
         1024 * 1024, alias="SKILL_RUNTIME_MAX_RESPONSE_BYTES", gt=0
     )
+    skill_runtime_max_in_flight: int = Field(
+        64,
+        alias="SKILL_RUNTIME_MAX_IN_FLIGHT",
+        gt=0,
+        description="Skill calls open at once per event loop; more wait for a free connection.",
+    )
     root_path: str = Field("", alias="DIALOGKIT_ROOT_PATH")
     redis_url: str = Field("", alias="DIALOGKIT_REDIS_URL")
     state_ttl_s: int = Field(3600, alias="DIALOGKIT_STATE_TTL_S", gt=0)
