@@ -143,7 +143,7 @@ class HTTPSkillRunner(AsyncClosingMixin):
             )
         return parse_response(body)
 
-    async def _post(self, request: SkillRequest, timeout: float) -> tuple[int, bytes, bool]:
+    async def _post(self, request: SkillRequest, limit_s: float) -> tuple[int, bytes, bool]:
         """Status, body and whether the body was cut at the size limit.
 
         The body is streamed so that an oversized answer is abandoned at the limit instead of
@@ -152,7 +152,7 @@ class HTTPSkillRunner(AsyncClosingMixin):
         ``timeout`` between chunks: a runtime trickling bytes is dropped there, by closing
         the response, not by cancelling a read.
         """
-        ends = time.monotonic() + timeout
+        ends = time.monotonic() + limit_s
         payload = request.model_dump_json(fallback=str).encode()
         loop = asyncio.get_running_loop()
         client = self._client()
@@ -163,7 +163,7 @@ class HTTPSkillRunner(AsyncClosingMixin):
                 self._base_url + EXECUTE_PATH,
                 content=payload,
                 headers={"content-type": "application/json"},
-                timeout=httpx.Timeout(timeout),
+                timeout=httpx.Timeout(limit_s),
             ) as response:
                 limit = self._settings.skill_runtime_max_response_bytes
                 if response.status_code >= 400:

@@ -26,11 +26,10 @@ ANSWER = json.dumps({"success": True, "result": {"response": "Back."}, "metadata
 
 
 class HangingRuntime:
-    """Reads a request, then waits until ``hang`` is cleared before answering it."""
+    """Reads a request, then waits until ``released`` is set before answering it."""
 
     def __init__(self) -> None:
-        self.hang = True
-        self.answered = asyncio.Event()
+        self.released = asyncio.Event()
         self._writers: list[asyncio.StreamWriter] = []
         self._server: asyncio.Server | None = None
 
@@ -45,7 +44,7 @@ class HangingRuntime:
 
     async def recover(self) -> None:
         """Answer from now on, and drop every connection that hung."""
-        self.hang = False
+        self.released.set()
         for writer in self._writers:
             writer.close()
         self._writers.clear()
@@ -73,8 +72,7 @@ class HangingRuntime:
                     if line.lower().startswith("content-length:")
                 )
                 await reader.readexactly(length)
-                while self.hang:
-                    await asyncio.sleep(0.02)
+                await self.released.wait()
                 writer.write(
                     b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
                     b"content-length: %d\r\n\r\n%s" % (len(ANSWER), ANSWER)
