@@ -38,6 +38,12 @@ class Settings(BaseSettings):
         gt=0,
         description="Skill calls open at once per event loop; more wait for a free connection.",
     )
+    turn_deadline_s: float = Field(
+        60.0,
+        alias="DIALOGKIT_TURN_DEADLINE_S",
+        gt=0,
+        description="Longest a turn may take; model and skill calls are cut to fit in it.",
+    )
     root_path: str = Field("", alias="DIALOGKIT_ROOT_PATH")
     redis_url: str = Field("", alias="DIALOGKIT_REDIS_URL")
     state_ttl_s: int = Field(3600, alias="DIALOGKIT_STATE_TTL_S", gt=0)

@@ -81,6 +81,9 @@ class Turn:
     skills: SkillRunner
     nlu_model: str = ""
     nlg_model: str = ""
+    deadline: float | None = None
+    """When the turn must have its reply (``time.monotonic()``); providers and skills stop
+    by then and the turn answers with what it has (templates, fallbacks)."""
     _input: dict[str, Any] = field(default_factory=lambda: {"text": "", "confidence": None})
     _nlu: NLUResult = field(default_factory=NLUResult)
     _filled: dict[str, Any] = field(default_factory=dict)
@@ -327,6 +330,7 @@ class Turn:
             user=self.config.user,
             model=self.nlu_model,
             usage=self.state.usage,
+            deadline=self.deadline,
         )
         result = await self.nlu_provider.understand(request)
         return result if result.source == "rules" else self._constrain(result, request)
@@ -377,6 +381,7 @@ class Turn:
             session_id=self.config.session_id,
             locale=str(user.get("locale", "")),
             timezone=str(user.get("timezone", "")),
+            deadline=self.deadline,
         )
         try:
             outcome = await self.skills.run(call)
@@ -491,6 +496,7 @@ class Turn:
             user_text=str(self._input.get("text") or ""),
             model=self.nlg_model,
             usage=self.state.usage,
+            deadline=self.deadline,
             **extra,
         )
 
