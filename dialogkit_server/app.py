@@ -101,7 +101,8 @@ def create_app(
 ) -> Sanic[Config, SimpleNamespace]:
     """Build the service around ``engine`` (a new ``Engine(settings)`` when omitted).
 
-    ``settings`` default to the engine's; the service reads only ``root_path`` from them. An
+    ``settings`` default to the engine's; the service reads ``root_path``, the input caps and
+    the admin token from them. An
     engine created here is closed when the server stops; a given one belongs to the caller.
     ``name`` must be unique among the process's Sanic apps; by default one is generated.
     """

@@ -132,7 +132,9 @@ def too_long(loc: list[str | int], value: str, limit: int) -> RequestBodyInvalid
 
 async def _detail_error(request: Request, exc: Exception) -> HTTPResponse:
     assert isinstance(exc, DetailError)
-    return json_answer(ErrorDetail(detail=exc.detail).to_json(), exc.status_code)
+    response = json_answer(ErrorDetail(detail=exc.detail).to_json(), exc.status_code)
+    response.headers.update(exc.headers or {})
+    return response
 
 
 async def _body_invalid(request: Request, exc: Exception) -> HTTPResponse:
