@@ -23,7 +23,7 @@ from schemathesis.checks import (
 
 from tests.server.conftest import Live
 
-MAX_EXAMPLES = 60
+MAX_EXAMPLES = 40
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
