@@ -21,7 +21,7 @@ from typing import Any
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.config import Config
 
-from dialogkit.engine.engine import Engine
+from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
 from dialogkit.engine.readiness import readiness
 from dialogkit.errors import ScenarioError, ScenarioInvalid, SessionNotFound
 from dialogkit.logsafe import escape
@@ -116,6 +116,7 @@ def create_app(
     config = Config(defaults={**LIMITS, **openapi.sanic_ext_config(TITLE, version)})
     app = Sanic(name or _unique_name(), config=config, error_handler=PublicErrorHandler())
     app.config.update(SAFETY)
+    _check_deadline_fits(engine.settings, float(app.config.RESPONSE_TIMEOUT))
     openapi.extend(app)
     register_error_handlers(app)
 
@@ -142,6 +143,20 @@ def create_app(
 
         app.after_server_stop(close_engine)
     return app
+
+
+def _check_deadline_fits(settings: Settings, response_timeout_s: float) -> None:
+    """Warn when a turn may outlive the response timeout: the client would see a 503 and
+    the turn's reply would be lost."""
+    longest = settings.turn_deadline_s + DEADLINE_GRACE_S
+    if longest >= response_timeout_s:
+        logger.warning(
+            "DIALOGKIT_TURN_DEADLINE_S=%g plus %g s of grace does not fit in the %g s "
+            "response timeout (SANIC_RESPONSE_TIMEOUT): slow turns will answer 503",
+            settings.turn_deadline_s,
+            DEADLINE_GRACE_S,
+            response_timeout_s,
+        )
 
 
 def _unique_name() -> str:

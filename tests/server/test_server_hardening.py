@@ -301,3 +301,15 @@ async def test_a_catastrophic_regex_does_not_stall_other_sessions() -> None:
 def test_the_hostile_graph_is_valid_because_re2_runs_it(http: httpx.Client) -> None:
     response = http.post("/v1/session/validate", json={"scenario_graph": HOSTILE_GRAPH})
     assert response.json()["status"] == "success", json.dumps(response.json())
+
+
+def test_a_turn_deadline_longer_than_the_response_timeout_is_warned_about(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="dialogkit.server"):
+        create_app(settings=Settings(DIALOGKIT_TURN_DEADLINE_S=119))
+    assert any("does not fit" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="dialogkit.server"):
+        create_app(settings=Settings())
+    assert not any("does not fit" in r.getMessage() for r in caplog.records)
