@@ -92,13 +92,15 @@ async def runtime() -> AsyncIterator[HangingRuntime]:
     await server.close()
 
 
-def runner_for(runtime: HangingRuntime) -> HTTPSkillRunner:
+@pytest.fixture
+async def runner(runtime: HangingRuntime) -> AsyncIterator[HTTPSkillRunner]:
     settings = Settings(
         SKILL_RUNTIME_BASE_URL=runtime.base_url,
         SKILL_RUNTIME_TIMEOUT_S=0.3,
         SKILL_RUNTIME_MAX_IN_FLIGHT=32,
     )
-    return HTTPSkillRunner(settings)
+    async with HTTPSkillRunner(settings) as skill_runner:
+        yield skill_runner
 
 
 async def healthy_calls_succeed(runner: HTTPSkillRunner, runtime: HangingRuntime) -> None:
@@ -110,56 +112,43 @@ async def healthy_calls_succeed(runner: HTTPSkillRunner, runtime: HangingRuntime
 
 
 async def test_three_bursts_of_timeouts_then_healthy_calls_succeed(
-    runtime: HangingRuntime,
+    runtime: HangingRuntime, runner: HTTPSkillRunner
 ) -> None:
-    runner = runner_for(runtime)
     call = build_call()
-    try:
-        for _ in range(BURSTS):
-            outcomes = await asyncio.gather(*(runner.run(call) for _ in range(BURST_SIZE)))
-            assert {o.error_code for o in outcomes} == {SkillErrorCode.TIMEOUT}
-        await healthy_calls_succeed(runner, runtime)
-    finally:
-        await runner.aclose()
+    for _ in range(BURSTS):
+        outcomes = await asyncio.gather(*(runner.run(call) for _ in range(BURST_SIZE)))
+        assert {o.error_code for o in outcomes} == {SkillErrorCode.TIMEOUT}
+    await healthy_calls_succeed(runner, runtime)
 
 
 async def test_callers_cancelled_mid_call_do_not_poison_the_pool(
-    runtime: HangingRuntime,
+    runtime: HangingRuntime, runner: HTTPSkillRunner
 ) -> None:
     """The old failure: a timeout around the call cancelled httpcore and leaked its slots."""
-    runner = runner_for(runtime)
     call = build_call()
-    try:
-        for _ in range(BURSTS):
-            results = await asyncio.gather(
-                *(asyncio.wait_for(runner.run(call), 0.05) for _ in range(BURST_SIZE)),
-                return_exceptions=True,
-            )
-            assert all(isinstance(r, TimeoutError) for r in results)
-        await healthy_calls_succeed(runner, runtime)
-    finally:
-        await runner.aclose()
+    for _ in range(BURSTS):
+        results = await asyncio.gather(
+            *(asyncio.wait_for(runner.run(call), 0.05) for _ in range(BURST_SIZE)),
+            return_exceptions=True,
+        )
+        assert all(isinstance(r, TimeoutError) for r in results)
+    await healthy_calls_succeed(runner, runtime)
 
 
 async def test_a_failing_runtime_is_logged_and_not_ready_until_it_recovers(
-    runtime: HangingRuntime, caplog: pytest.LogCaptureFixture
+    runtime: HangingRuntime, runner: HTTPSkillRunner, caplog: pytest.LogCaptureFixture
 ) -> None:
-    runner = runner_for(runtime)
-    call = build_call()
-    try:
-        assert await runner.health() == (True, f"{runtime.base_url} reachable")
-        with caplog.at_level(logging.WARNING, logger="dialogkit.skills"):
-            await asyncio.gather(*(runner.run(call) for _ in range(FAILING_AFTER)))
-        failing = [r for r in caplog.records if "is failing" in r.getMessage()]
-        assert len(failing) == 1 and failing[0].levelno == logging.ERROR
-        ready, detail = await runner.health()
-        assert not ready and "in a row failed" in detail
+    assert await runner.health() == (True, f"{runtime.base_url} reachable")
+    with caplog.at_level(logging.WARNING, logger="dialogkit.skills"):
+        await asyncio.gather(*(runner.run(build_call()) for _ in range(FAILING_AFTER)))
+    failing = [r for r in caplog.records if "is failing" in r.getMessage()]
+    assert len(failing) == 1 and failing[0].levelno == logging.ERROR
+    ready, detail = await runner.health()
+    assert not ready and "in a row failed" in detail
 
-        await healthy_calls_succeed(runner, runtime)
-        assert (await runner.health())[0]
-        assert any("recovered" in r.getMessage() for r in caplog.records)
-    finally:
-        await runner.aclose()
+    await healthy_calls_succeed(runner, runtime)
+    assert (await runner.health())[0]
+    assert any("recovered" in r.getMessage() for r in caplog.records)
 
 
 async def test_an_unreachable_runtime_is_not_ready() -> None:
