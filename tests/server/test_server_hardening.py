@@ -20,6 +20,7 @@ from dialogkit.engine.providers import OfflineRouter
 from dialogkit.settings import Settings
 from dialogkit.skills.runtime.server import RuntimeServer
 from dialogkit.store.memory import MemoryStore
+from dialogkit.testing.openai_server import ScriptedOpenAIServer
 from dialogkit_server import create_app
 from dialogkit_server.errors import ECHO_CHARS
 from tests.helpers import make_graph
@@ -313,3 +314,19 @@ def test_a_turn_deadline_longer_than_the_response_timeout_is_warned_about(
     with caplog.at_level(logging.WARNING, logger="dialogkit.server"):
         create_app(settings=Settings())
     assert not any("does not fit" in r.getMessage() for r in caplog.records)
+
+
+def test_ready_with_a_live_skill_runtime_and_model_endpoint() -> None:
+    with ScriptedOpenAIServer() as models, RuntimeServer().start() as runtime:
+        runtime_url = runtime.base_url
+        settings = Settings(
+            SKILL_RUNTIME_BASE_URL=runtime_url,
+            OPENAI_BASE_URL=models.base_url,
+            CORE_DEFAULT_LLM="scripted",
+        )
+        with running(Engine(settings)) as live, httpx.Client(base_url=live.base_url) as http:
+            response = http.get("/v1/ready")
+    assert response.status_code == 200, response.text
+    checks = response.json()["checks"]
+    assert checks["models"] == {"ready": True, "detail": "1 endpoint(s) reachable"}
+    assert checks["skill_runtime"]["detail"] == f"{runtime_url} reachable"
