@@ -268,6 +268,13 @@ class HTTPSkillRunner(AsyncClosingMixin):
         close the runner before closing a private loop.
         """
         current = asyncio.get_running_loop()
+        # Calls still running here would only fail on the closed pool: end them now (a leak
+        # no longer matters), so that none outlives its loop as a pending task.
+        pending = [t for t in self._tasks if not t.done() and t.get_loop() is current]
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending)
         with self._lock:
             clients, self._clients = self._clients, {}
         for loop, client in clients.items():
