@@ -10,13 +10,16 @@ import asyncio
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
 from dialogkit.engine.providers import OfflineRouter
 from dialogkit.nlu.base import NLUProvider, NLURequest
 from dialogkit.nlu.result import NLUResult
+from dialogkit.skills.runtime.server import RuntimeServer
 from dialogkit.testing.openai_server import Delay, RecordedRequest, ScriptedOpenAIServer
+from dialogkit_server import create_app
 from tests.llm.conftest import MODEL, card_graph, make_settings
 
 DEADLINE_S = 1.5
@@ -99,3 +102,29 @@ async def test_a_provider_that_ignores_the_deadline_is_abandoned_and_nothing_sav
         assert reply.error
         state = await engine.astate(session.id)
         assert state.transcript == [] and state.turn_count == 0
+
+
+def test_over_http_a_hanging_model_answers_200_with_the_fallback(
+    hanging: ScriptedOpenAIServer,
+) -> None:
+    """The finding itself: a model hanging on NLU and NLG gave a 503 after 120 s."""
+    engine = engine_for(hanging, hybrid=False)
+    with (
+        RuntimeServer(create_app(engine, engine.settings)) as server,
+        httpx.Client(base_url=server.base_url, timeout=30) as http,
+    ):
+        created = http.post(
+            "/v1/session/json", json={"scenario_graph": card_graph(), "bot_first": False}
+        )
+        session_id = created.json()["session_id"]
+        sent = {"session_id": session_id, "message_input": {"text": "hello there"}}
+        started = time.monotonic()
+        response = http.post("/v1/message", json=sent)
+        assert time.monotonic() - started < DEADLINE_S + DEADLINE_GRACE_S + 1
+        assert response.status_code == 200
+        body = response.json()
+        assert not body.get("error") and body["response"] and body["turn_count"] == 0
+        info = http.get(f"/v1/session/{session_id}").json()
+        # The NLU call that timed out was counted, and saved with the turn.
+        assert info["context"]["llm_usage"]["by_purpose"]["nlu"]["failures"] == 1
+    engine.close()
