@@ -19,6 +19,7 @@ from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
 from dialogkit.errors import DialogkitError, SessionNotFound
 from dialogkit.logsafe import escape
+from dialogkit.scenario.patterns import search_budget
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.skills.base import SkillRunner
@@ -212,11 +213,13 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             # A turn that starts late (a long wait for the lock) still gets the grace: its
             # calls are skipped, so it answers from templates at once.
             abandon_at = max(deadline, time.monotonic()) + DEADLINE_GRACE_S
-            async with asyncio.timeout_at(_loop_time(abandon_at)):
-                if opening:
-                    outcome = TurnOutcome(reply=await turn.open())
-                else:
-                    outcome = await turn.message(text, confidence)
+            # Lookaround patterns (not RE2) share one small time budget per turn.
+            with search_budget():
+                async with asyncio.timeout_at(_loop_time(abandon_at)):
+                    if opening:
+                        outcome = TurnOutcome(reply=await turn.open())
+                    else:
+                        outcome = await turn.message(text, confidence)
         except TimeoutError:
             logger.error(
                 "turn abandoned in session %s at node %s: it overran its %g s deadline; "

@@ -8,7 +8,9 @@ matching time is linear in the text.
 RE2 has no lookaround and no backreference. ``matches`` conditions must be RE2 patterns (the
 validator reports the others as errors). Slot and intent patterns may use lookaround, which
 the registered scenarios rely on: those that RE2 rejects run on the ``regex`` package with a
-per-search time limit, and a search that runs out of time counts as no match.
+per-search time limit, and a search that runs out of time counts as no match. Within a turn
+(``search_budget``) all such searches together share one small budget, so a graph with many
+slow patterns cannot add up to a long stall either.
 
 Python's ``\\d``, ``\\w`` and ``\\s`` match any script; RE2's only ASCII. They are rewritten to
 their Unicode classes so that a pattern means the same under both engines. ``\\b`` stays ASCII
@@ -18,6 +20,10 @@ in RE2 (it has no Unicode word boundary).
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any, Final, Protocol
 
@@ -30,6 +36,9 @@ logger = logging.getLogger("dialogkit.patterns")
 
 FALLBACK_SEARCH_TIMEOUT_S: Final = 0.05
 """Longest a lookaround pattern may search one text before it counts as no match."""
+
+TURN_SEARCH_BUDGET_S: Final = 0.25
+"""Time all lookaround searches of one turn may take together (see ``search_budget``)."""
 
 RE2_MAX_MEM: Final = 8 << 20
 """Memory RE2 may use for one compiled pattern; a bigger program is rejected, not run."""
@@ -44,6 +53,23 @@ _UNICODE_CLASSES: Final = {
     "s": (f"[{_SPACE}]", _SPACE),
     "S": (f"[^{_SPACE}]", None),
 }
+
+
+_budget: ContextVar[list[float] | None] = ContextVar("pattern_search_budget", default=None)
+"""Seconds left for lookaround searches in the current turn; None outside a turn."""
+
+
+@contextmanager
+def search_budget(seconds: float = TURN_SEARCH_BUDGET_S) -> Iterator[None]:
+    """Lookaround searches inside the block share ``seconds``; past it they match nothing.
+
+    The budget lives in a context variable, so concurrent turns (tasks) each have their own.
+    """
+    token = _budget.set([seconds])
+    try:
+        yield
+    finally:
+        _budget.reset(token)
 
 
 class Match(Protocol):
@@ -74,16 +100,25 @@ class _Bounded:
         return self._run(self._compiled.fullmatch, text)
 
     def _run(self, method: Any, text: str) -> Match | None:
+        budget = _budget.get()
+        limit = FALLBACK_SEARCH_TIMEOUT_S
+        if budget is not None:
+            limit = min(limit, budget[0])
+            if limit <= 0:
+                return None
+        started = time.perf_counter()
         try:
-            found: Match | None = method(text, timeout=FALLBACK_SEARCH_TIMEOUT_S, concurrent=True)
+            found: Match | None = method(text, timeout=limit, concurrent=True)
         except TimeoutError:
             logger.warning(
                 "pattern %s gave up after %g s on a %d-character text; counted as no match",
                 escape(repr(self._pattern)),
-                FALLBACK_SEARCH_TIMEOUT_S,
+                limit,
                 len(text),
             )
-            return None
+            found = None
+        if budget is not None:
+            budget[0] -= time.perf_counter() - started
         return found
 
 
@@ -175,5 +210,6 @@ __all__ = [
     "linear_error",
     "linear_pattern",
     "pattern_error",
+    "search_budget",
     "to_re2_syntax",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -122,3 +123,24 @@ def test_a_slot_pattern_with_lookaround_is_a_warning() -> None:
     found = problems(graph_with(slot_pattern=r"(?<!\d)\d{3}"))
     severity, message = found["slots.code.pattern"]
     assert severity == "warning" and "limit per search" in message
+
+
+async def test_slow_lookaround_patterns_share_one_budget_per_turn(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Forty slow intent patterns cost one turn's budget, not forty time limits."""
+    from dialogkit.engine.engine import Engine
+    from dialogkit.engine.providers import OfflineRouter
+    from dialogkit.scenario.patterns import TURN_SEARCH_BUDGET_S
+
+    intents = {f"slow{i}": {"patterns": [r"^(a|a)*(?!x)$"]} for i in range(40)}
+    start = {"id": "start", "description": "Start.", "default_next": "start"}
+    async with Engine(router=OfflineRouter()) as engine:
+        session = await engine.astart(make_graph([start], intents=intents), bot_first=False)
+        with caplog.at_level(logging.WARNING, logger="dialogkit.patterns"):
+            reply = await session.asend("a" * 40 + "!")
+    assert not reply.error
+    gave_up = [r for r in caplog.records if "gave up" in r.getMessage()]
+    # Each search that runs out of time spends FALLBACK_SEARCH_TIMEOUT_S of the budget.
+    assert 1 <= len(gave_up) <= TURN_SEARCH_BUDGET_S / FALLBACK_SEARCH_TIMEOUT_S + 1
+    assert len(gave_up) < len(intents) // 4
