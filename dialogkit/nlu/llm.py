@@ -65,6 +65,7 @@ class LLMNLU:
             usage=request.usage,
             parse=lambda content: parse_answer(content, request),
             response_format=response_format(request),
+            deadline=request.deadline,
         )
         return result if result is not None else NLUResult(source="llm")
 

@@ -25,6 +25,7 @@ from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
+from dialogkit.scenario.patterns import CompiledPattern
 from dialogkit.scenario.scenario import Scenario
 
 INTENT_THRESHOLD: Final = 0.5
@@ -101,7 +102,7 @@ class IntentMatcher:
     """One intent, prepared for scoring: compiled patterns, normalized keywords and examples
     with their n-grams, and for an implied intent the words of its name."""
 
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[CompiledPattern, ...]
     keywords: tuple[str, ...]
     examples: tuple[tuple[str, frozenset[str]], ...]
     """Each example normalized, with its n-grams."""
