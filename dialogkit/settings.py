@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
+
 OFFLINE_MODEL = "offline"
 """The reserved model name that selects the built-in offline providers explicitly."""
+
+CassetteMode = Literal["record", "replay", "record_missing"]
+"""How an LLM cassette is used: see ``dialogkit.llm.cassette``."""
 
 
 class Settings(BaseSettings):
@@ -23,8 +30,31 @@ class Settings(BaseSettings):
         alias="DIALOGKIT_LLM_ENDPOINTS",
         description="Per-model endpoints: JSON object or `model=url[|key];...`.",
     )
-    llm_timeout_s: float = Field(30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0)
+    llm_models: str = Field(
+        "",
+        alias="DIALOGKIT_LLM_MODELS",
+        description="More model names OPENAI_BASE_URL serves, comma-separated.",
+    )
+    llm_timeout_s: float = Field(
+        30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0, description="Read timeout of one call."
+    )
+    llm_connect_timeout_s: float = Field(5.0, alias="DIALOGKIT_LLM_CONNECT_TIMEOUT_S", gt=0)
     llm_max_retries: int = Field(1, alias="DIALOGKIT_LLM_MAX_RETRIES", ge=0)
+    llm_max_concurrency: int = Field(
+        256,
+        alias="DIALOGKIT_LLM_MAX_CONCURRENCY",
+        gt=0,
+        description="Calls in flight per endpoint and event loop; more wait in order.",
+    )
+    llm_transport: Literal["aiohttp", "httpx"] = Field("aiohttp", alias="DIALOGKIT_LLM_TRANSPORT")
+    llm_cassette: str = Field("", alias="DIALOGKIT_LLM_CASSETTE")
+    llm_cassette_mode: CassetteMode = Field("replay", alias="DIALOGKIT_LLM_CASSETTE_MODE")
+    max_text_chars: int = Field(
+        DEFAULT_MAX_TEXT_CHARS,
+        alias="DIALOGKIT_MAX_TEXT_CHARS",
+        gt=0,
+        description="Cap on one text from a model or a skill runtime.",
+    )
     hybrid_nlu: bool = Field(False, alias="DIALOGKIT_HYBRID_NLU")
     hybrid_nlu_threshold: float = Field(0.8, alias="DIALOGKIT_HYBRID_NLU_THRESHOLD")
     skill_runtime_base_url: str = Field("", alias="SKILL_RUNTIME_BASE_URL")

@@ -7,6 +7,7 @@ import time
 import uuid
 from collections import OrderedDict
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
@@ -15,9 +16,9 @@ from dialogkit.engine.session import Reply, Session
 from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
-from dialogkit.errors import SessionNotFound
+from dialogkit.errors import CassetteMiss, SessionNotFound
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.settings import Settings
+from dialogkit.settings import CassetteMode, Settings
 from dialogkit.skills.base import SkillRunner
 from dialogkit.store.base import SessionStore, StoredState
 from dialogkit.store.memory import MemoryStore
@@ -40,6 +41,9 @@ class Engine(ClosingMixin, AsyncClosingMixin):
     ``Engine()`` with no arguments is fully offline (rule NLU, template NLG, memory store).
     Given settings it routes model names to OpenAI-compatible endpoints and calls the
     configured skill runtime; a store, router or skill runner can be injected.
+    ``llm_cassette`` records model calls to a file or replays them from it (see
+    ``dialogkit.llm.cassette``); in replay mode a call the file does not hold raises
+    ``CassetteMiss`` out of ``message``.
     """
 
     def __init__(
@@ -49,8 +53,14 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         store: SessionStore | None = None,
         router: Router | None = None,
         skills: SkillRunner | None = None,
+        llm_cassette: str | Path | None = None,
+        llm_cassette_mode: CassetteMode = "replay",
     ) -> None:
         self.settings = settings or Settings()
+        if llm_cassette is not None:
+            self.settings = self.settings.model_copy(
+                update={"llm_cassette": str(llm_cassette), "llm_cassette_mode": llm_cassette_mode}
+            )
         self.store: SessionStore = store or _default_store(self.settings)
         self.router: Router = router or _default_router(self.settings)
         self.skills: SkillRunner = skills or _default_skills(self.settings)
@@ -158,8 +168,8 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         confidence: float = 0.0,
     ) -> Reply:
         node_before = state.current_node
-        nlu_model = config.nlu_llm_choice or self.settings.core_nlu_llm
-        nlg_model = config.llm_choice or self.settings.core_default_llm
+        nlu_model = self._served(config.nlu_llm_choice, self.settings.core_nlu_llm, "nlu", state)
+        nlg_model = self._served(config.llm_choice, self.settings.core_default_llm, "nlg", state)
         turn = Turn(
             scenario=scenario,
             config=config,
@@ -169,12 +179,15 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             skills=self.skills,
             nlu_model=nlu_model,
             nlg_model=nlg_model,
+            max_text_chars=self.settings.max_text_chars,
         )
         try:
             if opening:
                 outcome = TurnOutcome(reply=await turn.open())
             else:
                 outcome = await turn.message(text, confidence)
+        except CassetteMiss:
+            raise  # a replayed run that asks something new must fail, not fall back
         except Exception:
             logger.exception("turn failed in session %s at node %s", config.session_id, node_before)
             return Reply(error=True)
@@ -184,6 +197,21 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         reply = self._reply(config, state, outcome.reply, started)
         reply.trace = state.transcript[-1]
         return reply
+
+    def _served(self, requested: str, default: str, purpose: str, state: DialogueState) -> str:
+        """The model a session uses for ``purpose``: its own choice when some configured
+        endpoint serves it, else the process default (which the router serves or runs
+        offline). The fallback is logged and noted in the session's usage, once."""
+        if not requested or self.router.serves(requested):
+            return requested or default
+        warning = (
+            f"{purpose} model {requested!r} is not served by any configured endpoint "
+            f"(OPENAI_BASE_URL, DIALOGKIT_LLM_MODELS, DIALOGKIT_LLM_ENDPOINTS); using "
+            f"{default!r}" + ("" if default else " (offline)")
+        )
+        if state.usage.warn(warning):
+            logger.warning("session state: %s", warning)
+        return default
 
     @staticmethod
     def _reply(

@@ -39,6 +39,8 @@ class NLGRequest:
     attempt: int = 1
     model: str = ""
     usage: Usage = field(default_factory=Usage)
+    deadline: float | None = None
+    """A ``time.monotonic()`` instant after which the turn no longer waits for a model."""
 
     @property
     def language(self) -> str:

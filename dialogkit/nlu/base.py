@@ -32,6 +32,8 @@ class NLURequest:
     user: dict[str, Any] = field(default_factory=dict)
     model: str = ""
     usage: Usage = field(default_factory=Usage)
+    deadline: float | None = None
+    """A ``time.monotonic()`` instant after which the turn no longer waits for a model."""
 
 
 class NLUProvider(Protocol):

@@ -19,12 +19,12 @@ from typing import Any, Final
 from openai.types.chat import ChatCompletionMessageParam
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.chat import complete
-from dialogkit.llm.clients import ClientFactory
+from dialogkit.llm.chat import ModelCaller
 from dialogkit.llm.prompting import earlier_turns, prompt_json
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.entities import INVALID, coerce
 from dialogkit.nlu.result import NLUResult
+from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS, clean_text, clean_value
 from dialogkit.scenario.model import Slot
 
 HISTORY_ENTRIES: Final = 6
@@ -51,19 +51,20 @@ the intents and slots listed here."""
 class LLMNLU:
     """One structured chat completion per utterance; never raises."""
 
-    def __init__(self, client_factory: ClientFactory, model: str) -> None:
-        self.client_factory = client_factory
+    def __init__(self, caller: ModelCaller, model: str) -> None:
+        self.caller = caller
         self.model = model
 
     async def understand(self, request: NLURequest) -> NLUResult:
-        result = await complete(
-            self.client_factory,
+        max_chars = self.caller.policy.max_text_chars
+        result = await self.caller.complete(
             model=self.model,
             messages=messages(request),
             purpose="nlu",
             usage=request.usage,
-            parse=lambda content: parse_answer(content, request),
+            parse=lambda content: parse_answer(content, request, max_chars),
             response_format=response_format(request),
+            deadline=request.deadline,
         )
         return result if result is not None else NLUResult(source="llm")
 
@@ -152,13 +153,17 @@ def response_format(request: NLURequest) -> dict[str, Any]:
     }
 
 
-def parse_answer(content: str, request: NLURequest) -> NLUResult:
+def parse_answer(
+    content: str, request: NLURequest, max_chars: int = DEFAULT_MAX_TEXT_CHARS
+) -> NLUResult:
     """The model's JSON answer, reduced to what the request allows.
 
     Raises for content that is not a JSON object. An undeclared intent gives
     intent None with confidence 0, since the model's confidence was about a rejected answer.
+    Every string in it is cleaned (``dialogkit.sanitize``) before it is looked at, so an
+    entity value never carries a lone surrogate or a control character into the session.
     """
-    data = json.loads(_CODE_FENCE.sub("", content))
+    data = clean_value(json.loads(_CODE_FENCE.sub("", content)), max_chars)
     if not isinstance(data, dict):
         raise LLMError(f"the NLU answer is a JSON {type(data).__name__}, not an object")
     intent = data.get("intent")
@@ -195,7 +200,7 @@ def _confidence(value: Any) -> float:
 def _dialogue_act(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
-    act = value.strip()
+    act = clean_text(value, multiline=False)
     return act if 0 < len(act) <= MAX_DIALOGUE_ACT else None
 
 
