@@ -18,7 +18,7 @@ from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
 from dialogkit.errors import CassetteMiss, SessionNotFound
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.settings import CassetteMode, Settings
+from dialogkit.settings import OFFLINE_MODEL, CassetteMode, Settings
 from dialogkit.skills.base import SkillRunner
 from dialogkit.store.base import SessionStore, StoredState
 from dialogkit.store.memory import MemoryStore
@@ -168,8 +168,12 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         confidence: float = 0.0,
     ) -> Reply:
         node_before = state.current_node
-        nlu_model = self._served(config.nlu_llm_choice, self.settings.core_nlu_llm, "nlu", state)
-        nlg_model = self._served(config.llm_choice, self.settings.core_default_llm, "nlg", state)
+        nlu_model = self._served(
+            config.nlu_llm_choice, self.settings.core_nlu_llm, "nlu", config, state
+        )
+        nlg_model = self._served(
+            config.llm_choice, self.settings.core_default_llm, "nlg", config, state
+        )
         turn = Turn(
             scenario=scenario,
             config=config,
@@ -198,20 +202,28 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         reply.trace = state.transcript[-1]
         return reply
 
-    def _served(self, requested: str, default: str, purpose: str, state: DialogueState) -> str:
+    def _served(
+        self,
+        requested: str,
+        default: str,
+        purpose: str,
+        config: SessionConfig,
+        state: DialogueState,
+    ) -> str:
         """The model a session uses for ``purpose``: its own choice when some configured
         endpoint serves it, else the process default (which the router serves or runs
         offline). The fallback is logged and noted in the session's usage, once."""
         if not requested or self.router.serves(requested):
             return requested or default
+        fallback = default if default and self.router.serves(default) else OFFLINE_MODEL
         warning = (
             f"{purpose} model {requested!r} is not served by any configured endpoint "
             f"(OPENAI_BASE_URL, DIALOGKIT_LLM_MODELS, DIALOGKIT_LLM_ENDPOINTS); using "
-            f"{default!r}" + ("" if default else " (offline)")
+            f"{fallback!r}"
         )
         if state.usage.warn(warning):
-            logger.warning("session state: %s", warning)
-        return default
+            logger.warning("session %s: %s", config.session_id, warning)
+        return fallback
 
     @staticmethod
     def _reply(

@@ -120,16 +120,15 @@ class ModelCaller:
         )
         try:
             response = await self._send(model, messages, response_format, deadline)
-        except Exception as exc:
-            logger.warning("call to model %r failed: %s: %s", model, type(exc).__name__, exc)
-        else:
             if response.usage is not None:
                 recording.prompt_tokens = response.usage.prompt_tokens
                 recording.completion_tokens = response.usage.completion_tokens
             message = response.choices[0].message if response.choices else None
-            recording.content = message.content if message is not None else None
-            if recording.content is None:
-                recording.content = ""
+            recording.content = (message.content if message is not None else None) or ""
+        except Exception as exc:
+            # Anything the server sends that is not a chat completion (an error status,
+            # garbage, a body that is not JSON) is a failed call.
+            logger.warning("call to model %r failed: %s: %s", model, type(exc).__name__, exc)
         if cassette is not None:
             cassette.record(recording)
         return recording

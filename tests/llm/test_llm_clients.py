@@ -9,14 +9,18 @@ from collections.abc import Iterator
 import pytest
 from openai import AsyncOpenAI
 
-from dialogkit.llm.clients import ClientPool
+from dialogkit.llm.clients import ClientOptions, ClientPool
 from dialogkit.llm.endpoints import Endpoint
 from dialogkit.testing.openai_server import ScriptedOpenAIServer
 
 
 @pytest.fixture
 def pool() -> ClientPool:
-    return ClientPool(timeout=5.0, max_retries=0)
+    return ClientPool(ClientOptions(read_timeout_s=5.0))
+
+
+async def client_of(pool: ClientPool, endpoint: Endpoint) -> AsyncOpenAI:
+    return (await pool.channel(endpoint)).client
 
 
 @pytest.fixture
@@ -39,10 +43,13 @@ async def ask(client: AsyncOpenAI) -> str | None:
 
 
 async def test_a_loop_reuses_its_client_per_endpoint(pool: ClientPool) -> None:
-    first, second = Endpoint(base_url="http://127.0.0.1:9/v1"), Endpoint(api_key="k")
-    client = await pool.client(first)
-    assert await pool.client(first) is client
-    assert await pool.client(second) is not client
+    first, second = (
+        Endpoint(base_url="http://127.0.0.1:9/v1"),
+        Endpoint(base_url="http://127.0.0.1:9/v1", api_key="k"),
+    )
+    client = await client_of(pool, first)
+    assert await client_of(pool, first) is client
+    assert await client_of(pool, second) is not client
     await pool.aclose()
     assert client.is_closed()
 
@@ -54,12 +61,12 @@ async def test_each_loop_gets_its_own_client_closed_when_the_loop_ends(
     server.queue("from a script", "from another script")
 
     async def script() -> tuple[AsyncOpenAI, str | None]:
-        client = await pool.client(endpoint)
+        client = await client_of(pool, endpoint)
         return client, await ask(client)
 
     first, first_answer = await asyncio.to_thread(asyncio.run, script())
     second, second_answer = await asyncio.to_thread(asyncio.run, script())
-    mine = await pool.client(endpoint)
+    mine = await client_of(pool, endpoint)
 
     assert (first_answer, second_answer) == ("from a script", "from another script")
     assert len({id(first), id(second), id(mine)}) == 3
@@ -74,10 +81,10 @@ async def test_aclose_closes_clients_of_other_running_loops_on_their_loop(
     endpoint = Endpoint(base_url=server.base_url)
     server.queue("portal answer")
     theirs = await asyncio.wrap_future(
-        asyncio.run_coroutine_threadsafe(pool.client(endpoint), other_loop)
+        asyncio.run_coroutine_threadsafe(client_of(pool, endpoint), other_loop)
     )
     answer = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(ask(theirs), other_loop))
-    mine = await pool.client(endpoint)
+    mine = await client_of(pool, endpoint)
 
     await pool.aclose()
 
@@ -90,10 +97,10 @@ async def test_a_closed_pool_serves_again_with_fresh_clients(
     pool: ClientPool, server: ScriptedOpenAIServer
 ) -> None:
     endpoint = Endpoint(base_url=server.base_url)
-    before = await pool.client(endpoint)
+    before = await client_of(pool, endpoint)
     await pool.aclose()
     server.queue("still here")
-    after = await pool.client(endpoint)
+    after = await client_of(pool, endpoint)
     assert after is not before
     assert await ask(after) == "still here"
     await pool.aclose()
