@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,6 +50,12 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
     monkeypatch.setattr(asyncio.selector_events.BaseSelectorEventLoop, "sock_connect", sock_connect)
     monkeypatch.setattr(socket.socket, "connect", socket_connect)
     yield seen
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    with Server(handler=Model()) as scripted:
+        yield scripted
 
 
 @pytest.fixture
@@ -130,11 +138,16 @@ def test_an_endpoint_needs_an_explicit_address() -> None:
         ModelRouter(make_settings(None, llm_endpoints="m=api.example.com|k"))
 
 
-def test_the_create_response_echoes_the_requested_names(server: Server) -> None:
+def test_the_create_response_echoes_the_requested_names(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "registry.json").write_text('{"cards": "cards.json"}', encoding="utf-8")
+    (tmp_path / "cards.json").write_text(json.dumps(graph()), encoding="utf-8")
+    monkeypatch.setenv("DIALOGKIT_SCENARIOS_DIR", str(tmp_path))
     settings = make_settings(server, core_default_llm="house-nlg", llm_models="")
-    request = {"scenario_graph": graph(), "llm_choice": "gpt-4o", "nlu_llm_choice": "x"}
+    request = {"scenario_name": "cards", "llm_choice": "gpt-4o", "nlu_llm_choice": "x"}
     with serving(Engine(settings, skills=RecordingSkills())) as http:
-        created = http.post("/v1/session/json", json=request).json()
+        created = http.post("/v1/session", json=request).json()
         message = {"session_id": created["session_id"], "message_input": {"text": "debit"}}
         reply = http.post("/v1/message", json=message).json()
     assert (created["llm_choice"], created["nlu_llm_choice"]) == ("gpt-4o", "x")
