@@ -335,6 +335,7 @@ def _error_body(error: ErrorReply) -> dict[str, Any]:
 
 
 class _HTTPServer(ThreadingHTTPServer):
+    request_queue_size = 1024  # load tests open hundreds of connections at once
     def __init__(
         self,
         address: tuple[str, int],
@@ -408,7 +409,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self._send_json(200, scripted._completion_body(request, reply))
 
     def _send_json(self, status: int, body: Any) -> None:
-        self._send(status, json.dumps(body, ensure_ascii=False).encode(), "application/json")
+        # ASCII escapes, as many servers send: a lone surrogate in a scripted reply then
+        # reaches the client as ``\ud800``, exactly as a misbehaving model's would.
+        self._send(status, json.dumps(body).encode(), "application/json")
 
     def _send(self, status: int, data: bytes, content_type: str) -> None:
         try:
