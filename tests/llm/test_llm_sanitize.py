@@ -26,7 +26,7 @@ def unsafe(text: str) -> bool:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return True
-    return any(ord(c) < 32 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F for c in text)
+    return any((ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F for c in text)
 
 
 @pytest.mark.parametrize(
