@@ -17,7 +17,12 @@ from dialogkit.scenario.scenario import Scenario
 def _serve(args: argparse.Namespace) -> int:
     from dialogkit_server.app import serve
 
-    serve(args.host, args.port, with_skill_runtime=args.with_skill_runtime)
+    from dialogkit.settings import Settings
+
+    settings = Settings()
+    if args.backlog is not None:
+        settings = settings.model_copy(update={"backlog": args.backlog})
+    serve(args.host, args.port, settings, with_skill_runtime=args.with_skill_runtime)
     return 0
 
 
@@ -89,6 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--with-skill-runtime",
         action="store_true",
         help="also start the reference skill runtime in-process (unless SKILL_RUNTIME_BASE_URL)",
+    )
+    serve.add_argument(
+        "--backlog",
+        type=int,
+        default=None,
+        help="listen backlog: connections the kernel queues before accepting "
+        "(default: DIALOGKIT_BACKLOG, else 1024)",
     )
     serve.set_defaults(handler=_serve, sanic_logging=True)
 

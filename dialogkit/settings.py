@@ -63,6 +63,12 @@ class Settings(BaseSettings):
         1024 * 1024, alias="SKILL_RUNTIME_MAX_RESPONSE_BYTES", gt=0
     )
     root_path: str = Field("", alias="DIALOGKIT_ROOT_PATH")
+    backlog: int = Field(
+        1024,
+        alias="DIALOGKIT_BACKLOG",
+        gt=0,
+        description="Listen backlog of `dialogkit serve`: Sanic's 100 resets bursts of clients.",
+    )
     redis_url: str = Field("", alias="DIALOGKIT_REDIS_URL")
     state_ttl_s: int = Field(3600, alias="DIALOGKIT_STATE_TTL_S", gt=0)
     config_ttl_s: int = Field(24 * 3600, alias="DIALOGKIT_CONFIG_TTL_S", gt=0)

@@ -355,7 +355,7 @@ def serve(
         if with_skill_runtime:
             settings = stack.enter_context(_skill_runtime(settings))
         app = create_app(settings=settings)
-        app.run(host=host, port=port, single_process=True, debug=False)
+        app.run(host=host, port=port, single_process=True, debug=False, backlog=settings.backlog)
 
 
 @contextmanager

@@ -336,6 +336,7 @@ def _error_body(error: ErrorReply) -> dict[str, Any]:
 
 class _HTTPServer(ThreadingHTTPServer):
     request_queue_size = 1024  # load tests open hundreds of connections at once
+
     def __init__(
         self,
         address: tuple[str, int],
