@@ -15,9 +15,8 @@ from dialogkit.scenario.scenario import Scenario
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from dialogkit_server.app import serve
-
     from dialogkit.settings import Settings
+    from dialogkit_server.app import serve
 
     settings = Settings()
     if args.backlog is not None:

@@ -46,7 +46,6 @@ class Settings(BaseSettings):
         gt=0,
         description="Calls in flight per endpoint and event loop; more wait in order.",
     )
-    llm_transport: Literal["aiohttp", "httpx"] = Field("aiohttp", alias="DIALOGKIT_LLM_TRANSPORT")
     llm_cassette: str = Field("", alias="DIALOGKIT_LLM_CASSETTE")
     llm_cassette_mode: CassetteMode = Field("replay", alias="DIALOGKIT_LLM_CASSETTE_MODE")
     max_text_chars: int = Field(

@@ -6,10 +6,10 @@ counted in the session's ``Usage``, failed ones included, with the tokens the se
 The one exception is ``dialogkit.errors.CassetteMiss``: a replayed run that asks something
 its cassette does not hold must fail loudly, not fall back.
 
-Time is bounded by httpx's own timeouts, never by cancelling a request from outside (which
-can leak connection-pool slots): each attempt gets min(configured timeout, time left before
-the turn's deadline), no attempt starts when no time is left, and a retry happens only while
-time remains.
+Time is bounded by the HTTP library's own timeouts, never by cancelling a request from
+outside (which can leak connection-pool slots): each attempt gets min(configured timeout,
+time left before the turn's deadline), no attempt starts when no time is left, and a retry
+happens only while time remains.
 """
 
 from __future__ import annotations
@@ -22,13 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar, cast
 
-import httpx2
-import openai
-from openai.types.chat import ChatCompletionMessageParam
+import aiohttp
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
 from dialogkit.errors import LLMError
 from dialogkit.llm.cassette import Cassette, Recording, call_key
-from dialogkit.llm.clients import ClientFactory, ClientOptions
+from dialogkit.llm.clients import ClientFactory, ClientOptions, ModelHTTPError
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
 from dialogkit.usage import Usage
 
@@ -110,7 +109,7 @@ class ModelCaller:
         """The answer as a ``Recording`` (``content`` None for a failed call)."""
         plain = cast(list[dict[str, Any]], messages)
         cassette = self.policy.cassette
-        key = call_key(model, plain, response_format, {})
+        key = "" if cassette is None else call_key(model, plain, response_format, {})
         if cassette is not None:
             recorded = cassette.answer(key, model=model, messages=plain)
             if recorded is not None:
@@ -139,32 +138,31 @@ class ModelCaller:
         messages: list[ChatCompletionMessageParam],
         response_format: dict[str, Any] | None,
         deadline: float | None,
-    ) -> Any:
+    ) -> ChatCompletion:
         if self.client_factory is None:
             raise LLMError(f"no endpoint serves model {model!r}")
         channel = await self.client_factory()
-        extra: dict[str, Any] = (
-            {} if response_format is None else {"response_format": response_format}
-        )
+        body: dict[str, Any] = {"model": model, "messages": messages}
+        if response_format is not None:
+            body["response_format"] = response_format
         options = self.policy.client
         attempt = 0
         while True:
             left = _time_left(deadline)
             if left < MIN_ATTEMPT_S:
                 raise LLMError("no time left before the turn's deadline")
-            timeout = httpx2.Timeout(
-                min(options.read_timeout_s, left),
-                connect=min(options.connect_timeout_s, left),
-                pool=min(options.read_timeout_s, left),
+            # aiohttp's own timeouts: the library closes what it opened.
+            timeout = aiohttp.ClientTimeout(
+                total=None if deadline is None else left,
+                sock_connect=min(options.connect_timeout_s, left),
+                sock_read=min(options.read_timeout_s, left),
             )
             # Waiting for a slot is not a request yet, so bounding it from outside is safe.
             async with asyncio.timeout(min(options.read_timeout_s, left)):
                 await channel.slots.acquire()
             try:
-                return await channel.client.chat.completions.create(
-                    model=model, messages=messages, timeout=timeout, **extra
-                )
-            except openai.APIError as exc:
+                return await channel.chat(body, limits=timeout)
+            except (aiohttp.ClientError, TimeoutError, ModelHTTPError) as exc:
                 attempt += 1
                 pause = RETRY_BACKOFF_S * 2 ** (attempt - 1)
                 if attempt > self.policy.max_retries or not _retryable(exc):
@@ -181,9 +179,8 @@ def _time_left(deadline: float | None) -> float:
     return math.inf if deadline is None else deadline - time.monotonic()
 
 
-def _retryable(exc: openai.APIError) -> bool:
-    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
-        return True
-    if isinstance(exc, openai.APIStatusError):
-        return exc.status_code in _RETRYABLE_STATUS or exc.status_code >= 500
-    return False
+def _retryable(exc: Exception) -> bool:
+    """Connection failures, timeouts, rate limits and server errors may pass on a retry."""
+    if isinstance(exc, ModelHTTPError):
+        return exc.status in _RETRYABLE_STATUS or exc.status >= 500
+    return isinstance(exc, aiohttp.ClientConnectionError | TimeoutError)

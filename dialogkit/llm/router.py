@@ -80,7 +80,6 @@ class ModelRouter:
                 read_timeout_s=settings.llm_timeout_s,
                 connect_timeout_s=settings.llm_connect_timeout_s,
                 max_concurrency=settings.llm_max_concurrency,
-                transport=settings.llm_transport,
             )
         )
         self._policy = CallPolicy(

@@ -1,4 +1,4 @@
-"""One OpenAI client per endpoint and event loop, closed with the loop or by ``aclose``."""
+"""One HTTP channel per endpoint and event loop, closed with the loop or by ``aclose``."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from openai import AsyncOpenAI
+import aiohttp
 
-from dialogkit.llm.clients import ClientOptions, ClientPool
+from dialogkit.llm.clients import Channel, ClientOptions, ClientPool
 from dialogkit.llm.endpoints import Endpoint
 from dialogkit.testing.openai_server import ScriptedOpenAIServer
 
@@ -19,8 +19,8 @@ def pool() -> ClientPool:
     return ClientPool(ClientOptions(read_timeout_s=5.0))
 
 
-async def client_of(pool: ClientPool, endpoint: Endpoint) -> AsyncOpenAI:
-    return (await pool.channel(endpoint)).client
+async def client_of(pool: ClientPool, endpoint: Endpoint) -> Channel:
+    return await pool.channel(endpoint)
 
 
 @pytest.fixture
@@ -35,10 +35,9 @@ def other_loop() -> Iterator[asyncio.AbstractEventLoop]:
     loop.close()
 
 
-async def ask(client: AsyncOpenAI) -> str | None:
-    response = await client.chat.completions.create(
-        model="m", messages=[{"role": "user", "content": "hi"}]
-    )
+async def ask(channel: Channel) -> str | None:
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    response = await channel.chat(body, limits=aiohttp.ClientTimeout(total=5))
     return response.choices[0].message.content
 
 
@@ -51,7 +50,7 @@ async def test_a_loop_reuses_its_client_per_endpoint(pool: ClientPool) -> None:
     assert await client_of(pool, first) is client
     assert await client_of(pool, second) is not client
     await pool.aclose()
-    assert client.is_closed()
+    assert client.session.closed
 
 
 async def test_each_loop_gets_its_own_client_closed_when_the_loop_ends(
@@ -60,7 +59,7 @@ async def test_each_loop_gets_its_own_client_closed_when_the_loop_ends(
     endpoint = Endpoint(base_url=server.base_url)
     server.queue("from a script", "from another script")
 
-    async def script() -> tuple[AsyncOpenAI, str | None]:
+    async def script() -> tuple[Channel, str | None]:
         client = await client_of(pool, endpoint)
         return client, await ask(client)
 
@@ -70,8 +69,8 @@ async def test_each_loop_gets_its_own_client_closed_when_the_loop_ends(
 
     assert (first_answer, second_answer) == ("from a script", "from another script")
     assert len({id(first), id(second), id(mine)}) == 3
-    assert first.is_closed() and second.is_closed()
-    assert not mine.is_closed()
+    assert first.session.closed and second.session.closed
+    assert not mine.session.closed
     await pool.aclose()
 
 
@@ -90,7 +89,7 @@ async def test_aclose_closes_clients_of_other_running_loops_on_their_loop(
 
     assert answer == "portal answer"
     assert theirs is not mine
-    assert theirs.is_closed() and mine.is_closed()
+    assert theirs.session.closed and mine.session.closed
 
 
 async def test_a_closed_pool_serves_again_with_fresh_clients(
