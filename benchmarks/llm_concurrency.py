@@ -68,6 +68,8 @@ UNSURE = "well, I suppose the one that takes money straight from my account"
 SURE = "debit"
 """An utterance the rules are sure of: the hybrid NLU never asks the model."""
 MODEL = "bench-model"
+BOUND = [Settings.model_fields["llm_max_concurrency"].default]
+"""Calls in flight per endpoint: the setting's default unless ``--max-concurrency``."""
 
 
 # ----------------------------------------------------------------- the fake model server
@@ -212,7 +214,7 @@ def _settings(port: int, **values: Any) -> Settings:
 
 
 async def in_process(port: int, n: int, *, hybrid: bool = False, **values: Any) -> Result:
-    engine = Engine(_settings(port, hybrid_nlu=hybrid, **values))
+    engine = Engine(_settings(port, hybrid_nlu=hybrid, llm_max_concurrency=BOUND[0], **values))
     sessions = [await engine.astart(GRAPH) for _ in range(n)]
     text = SURE if hybrid else UNSURE
     await _http_json(port, "POST /reset")
@@ -286,6 +288,7 @@ def _start_service(model_port: int) -> tuple[subprocess.Popen[bytes], str]:
         "CORE_DEFAULT_LLM": MODEL,
         "CORE_NLU_LLM": MODEL,
         "DIALOGKIT_HYBRID_NLU": "false",
+        "DIALOGKIT_LLM_MAX_CONCURRENCY": str(BOUND[0]),
     }
     log = tempfile.TemporaryFile()
     process = subprocess.Popen(
@@ -332,7 +335,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,300,1000")
     parser.add_argument("--delay", type=float, default=0.2, help="model latency in seconds")
     parser.add_argument("--no-http", action="store_true", help="skip the dialogkit serve runs")
+    parser.add_argument("--max-concurrency", type=int, default=BOUND[0])
     args = parser.parse_args()
+    BOUND[0] = args.max_concurrency
     sizes = [int(size) for size in args.sizes.split(",")]
 
     ports: Any = multiprocessing.get_context("spawn").Queue()
@@ -347,7 +352,10 @@ def main() -> None:
         if not args.no_http:
             process, service = _start_service(model_port)
             asyncio.run(_wait_for(f"{service}/"))
-        print(f"model latency {args.delay * 1000:.0f} ms; ideal = sequential model calls per turn")
+        print(
+            f"model latency {args.delay * 1000:.0f} ms, {BOUND[0]} calls in flight per endpoint; "
+            "ideal = sequential model calls per turn"
+        )
         asyncio.run(measure(sizes, model_port, service, args.delay))
     finally:
         if process is not None:

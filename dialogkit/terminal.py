@@ -133,6 +133,9 @@ def _open(stack: ExitStack, scenario: str, llm: str, server: str | None) -> tupl
         return client.start(target, llm_choice=llm, nlu_llm_choice=llm), server
     loaded = target if isinstance(target, Scenario) else Scenario.load(target)
     settings = Settings()
+    if llm:
+        # The operator named the model on the command line: the default endpoint serves it.
+        settings = settings.model_copy(update={"core_default_llm": llm, "core_nlu_llm": llm})
     if not settings.skill_runtime_base_url and any(node.params.skill for node in loaded.nodes):
         settings = _with_skill_runtime(stack, settings)
     engine = Engine(settings)
