@@ -29,10 +29,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import aiohttp
 
@@ -94,8 +94,15 @@ def _completion(content: str) -> bytes:
 
 
 NLU_ANSWER = json.dumps(
-    {"intent": None, "entities": {"card_type": "debit"}, "confidence": 0.9, "dialogue_act": "inform"}
+    {
+        "intent": None,
+        "entities": {"card_type": "debit"},
+        "confidence": 0.9,
+        "dialogue_act": "inform",
+    }
 )
+NLU_REPLY = _completion(NLU_ANSWER)
+NLG_REPLY = _completion("Your debit card is coming.")
 
 
 async def _serve_model(port_out: Any, delay: float) -> None:
@@ -118,11 +125,11 @@ async def _serve_model(port_out: Any, delay: float) -> None:
                     counts.clear()
                     data = b"{}"
                 else:
-                    request = json.loads(body or b"{}")
-                    nlu = request.get("response_format") is not None
+                    # No JSON parsing: the fake model must cost next to nothing per call.
+                    nlu = b'"response_format"' in body
                     counts["nlu" if nlu else "nlg"] += 1
                     await asyncio.sleep(delay)
-                    data = _completion(NLU_ANSWER if nlu else "Your debit card is coming.")
+                    data = NLU_REPLY if nlu else NLG_REPLY
                 writer.write(
                     b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                     b"Content-Length: " + str(len(data)).encode() + b"\r\n\r\n" + data
@@ -149,7 +156,9 @@ async def _http_json(port: int, request_line: str) -> Any:
     await writer.drain()
     head = await reader.readuntil(b"\r\n\r\n")
     length = next(
-        int(line.split(":")[1]) for line in head.decode().split("\r\n") if line.lower().startswith("content-length")
+        int(line.split(":")[1])
+        for line in head.decode().split("\r\n")
+        if line.lower().startswith("content-length")
     )
     body = await reader.readexactly(length)
     writer.close()
@@ -170,8 +179,13 @@ class Result:
 
 
 async def floor(port: int, n: int) -> Result:
-    """N clients, two sequential requests each, over raw asyncio streams."""
-    payload = json.dumps({"model": MODEL, "messages": [{"role": "user", "content": "hi"}]})
+    """N clients, two sequential requests each, over raw asyncio streams.
+
+    The body is as large as the engine's NLU request (about 2.5 KB), so the floor and the
+    engine cost the fake model the same.
+    """
+    prompt = "x" * 2500
+    payload = json.dumps({"model": MODEL, "messages": [{"role": "system", "content": prompt}]})
     request = (
         f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(payload)}\r\n\r\n{payload}"
@@ -227,7 +241,12 @@ async def in_process(port: int, n: int, *, hybrid: bool = False, **values: Any) 
     await engine.aclose()
     counts = await _http_json(port, "GET /stats")
     return Result(
-        "hybrid" if hybrid else "engine", n, seconds, errors, counts.get("nlu", 0), counts.get("nlg", 0)
+        "hybrid" if hybrid else "engine",
+        n,
+        seconds,
+        errors,
+        counts.get("nlu", 0),
+        counts.get("nlg", 0),
     )
 
 
@@ -235,6 +254,7 @@ async def through_http(model_port: int, service: str, n: int) -> Result:
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     timeout = aiohttp.ClientTimeout(total=120)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
+
         async def create() -> str:
             async with http.post(f"{service}/v1/session/json", json={"scenario_graph": GRAPH}) as r:
                 return str((await r.json())["session_id"])
@@ -251,7 +271,7 @@ async def through_http(model_port: int, service: str, n: int) -> Result:
                     answer = await response.json()
                     if response.status != 200 or answer.get("error"):
                         errors += 1
-            except (aiohttp.ClientError, asyncio.TimeoutError):
+            except (TimeoutError, aiohttp.ClientError):
                 errors += 1
 
         started = time.perf_counter()
@@ -280,7 +300,7 @@ async def _wait_for(url: str) -> None:
     raise RuntimeError(f"the service at {url} did not start")
 
 
-def _start_service(model_port: int) -> tuple[subprocess.Popen[bytes], str]:
+def _start_service(model_port: int, log: IO[bytes]) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     env = {
         **os.environ,
@@ -290,7 +310,6 @@ def _start_service(model_port: int) -> tuple[subprocess.Popen[bytes], str]:
         "DIALOGKIT_HYBRID_NLU": "false",
         "DIALOGKIT_LLM_MAX_CONCURRENCY": str(BOUND[0]),
     }
-    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, "-m", "dialogkit.cli", "serve", "--port", str(port)],
         env=env,
@@ -319,14 +338,14 @@ async def measure(sizes: list[int], model_port: int, service: str | None, delay:
         result = await floor(model_port, n)
         floors[n] = result.seconds
         report(result, 2 * delay, floors)
-        runs: list[Callable[[], Awaitable[Result]]] = [
-            lambda: in_process(model_port, n),
-            lambda: in_process(model_port, n, hybrid=True),
+        runs: list[Awaitable[Result]] = [
+            in_process(model_port, n),
+            in_process(model_port, n, hybrid=True),
         ]
         if service is not None:
-            runs.append(lambda: through_http(model_port, service, n))
-        for run in runs:
-            result = await run()
+            runs.append(through_http(model_port, service, n))
+        for run in runs:  # coroutines start when awaited: one measurement at a time
+            result = await run
             report(result, delay if result.name == "hybrid" else 2 * delay, floors)
 
 
@@ -348,21 +367,22 @@ def main() -> None:
     model_port = int(ports.get(timeout=30))
     service = None
     process = None
-    try:
-        if not args.no_http:
-            process, service = _start_service(model_port)
-            asyncio.run(_wait_for(f"{service}/"))
-        print(
-            f"model latency {args.delay * 1000:.0f} ms, {BOUND[0]} calls in flight per endpoint; "
-            "ideal = sequential model calls per turn"
-        )
-        asyncio.run(measure(sizes, model_port, service, args.delay))
-    finally:
-        if process is not None:
-            process.send_signal(signal.SIGINT)
-            process.wait(timeout=30)
-        model.terminate()
-        model.join()
+    with tempfile.TemporaryFile() as log:
+        try:
+            if not args.no_http:
+                process, service = _start_service(model_port, log)
+                asyncio.run(_wait_for(f"{service}/"))
+            print(
+                f"model latency {args.delay * 1000:.0f} ms, {BOUND[0]} calls in flight per "
+                "endpoint; ideal = sequential model calls per turn"
+            )
+            asyncio.run(measure(sizes, model_port, service, args.delay))
+        finally:
+            if process is not None:
+                process.send_signal(signal.SIGINT)
+                process.wait(timeout=30)
+            model.terminate()
+            model.join()
 
 
 if __name__ == "__main__":

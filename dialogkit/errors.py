@@ -11,6 +11,7 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
     │   └── CassetteMiss         a replayed run made a call its cassette does not hold
+    ├── ConfigurationError       settings that cannot work together (refused at start-up)
     └── APIError                 the remote service answered with an error status
         ├── BadRequest           400
         ├── ValidationFailed     422
@@ -96,6 +97,10 @@ class CassetteMiss(LLMError):
             "recorded. Re-record with llm_cassette_mode='record', or add the missing calls "
             "with 'record_missing'."
         )
+
+
+class ConfigurationError(DialogkitError):
+    """Settings that cannot work together, such as several workers on the memory store."""
 
 
 class APIError(DialogkitError):

@@ -6,8 +6,8 @@ import asyncio
 import threading
 from collections.abc import Iterator
 
-import pytest
 import aiohttp
+import pytest
 
 from dialogkit.llm.clients import Channel, ClientOptions, ClientPool
 from dialogkit.llm.endpoints import Endpoint
