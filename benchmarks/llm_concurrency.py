@@ -9,7 +9,9 @@ whatever the number of sessions. For N = 100, 300, 1,000 it measures:
   streams (no HTTP library at all): what the machine can do;
 * ``engine``: N sessions in-process, ``Engine.amessage`` all at once;
 * ``http``: N sessions through ``dialogkit serve`` (created first, then all turns at once);
-* ``hybrid``: in-process again with the hybrid NLU and an utterance the rules are sure of.
+* ``hybrid``: in-process again with the hybrid NLU and an utterance the rules are sure of;
+* with ``--transports``, bare clients making the floor's calls: ``AsyncOpenAI`` on its
+  default httpx2 pool and on ``DefaultAioHttpClient``, and one plain ``aiohttp`` session.
 
 and prints wall time, fraction of ideal, ratio to the floor, model calls per turn and errors.
 Numbers are only comparable within one run: the machine is shared.
@@ -215,6 +217,55 @@ async def floor(port: int, n: int) -> Result:
     return Result("floor", n, time.perf_counter() - started, errors)
 
 
+async def transport(port: int, n: int, kind: str) -> Result:
+    """N clients, two sequential chat completions each, through one bare HTTP client.
+
+    ``openai-httpx2`` is ``AsyncOpenAI`` with its default pool, ``openai-aiohttp`` the same
+    on ``DefaultAioHttpClient``, ``aiohttp`` one ``aiohttp`` session as dialogkit uses it.
+    Connection limits are lifted to N so that only the client's own cost is measured.
+    """
+    import httpx2
+    from openai import AsyncOpenAI, DefaultAioHttpClient, DefaultAsyncHttpxClient
+    from openai.types.chat import ChatCompletion
+
+    url = f"http://127.0.0.1:{port}/v1"
+    body: dict[str, Any] = {"model": MODEL, "messages": [{"role": "system", "content": "x" * 2500}]}
+    errors = 0
+    if kind == "aiohttp":
+        session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=n))
+
+        async def call() -> None:
+            async with session.post(f"{url}/chat/completions", json=body) as response:
+                ChatCompletion.model_validate(json.loads(await response.read()))
+
+        close = session.close
+    else:
+        limits = httpx2.Limits(max_connections=n, max_keepalive_connections=n)
+        http_client = (
+            DefaultAioHttpClient if kind == "openai-aiohttp" else DefaultAsyncHttpxClient
+        )(limits=limits, timeout=60.0)
+        client = AsyncOpenAI(base_url=url, api_key="x", max_retries=0, http_client=http_client)
+
+        async def call() -> None:
+            await client.chat.completions.create(model=MODEL, messages=body["messages"])
+
+        close = client.close
+
+    async def pair() -> None:
+        nonlocal errors
+        try:
+            await call()
+            await call()
+        except Exception:
+            errors += 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(pair() for _ in range(n)))
+    seconds = time.perf_counter() - started
+    await close()
+    return Result(kind, n, seconds, errors)
+
+
 def _settings(port: int, **values: Any) -> Settings:
     return Settings.model_validate(
         {
@@ -326,18 +377,23 @@ def report(result: Result, ideal: float, floors: dict[int, float]) -> None:
     per_turn = f"{calls / result.n:.2f} ({result.nlu_calls} nlu)" if calls else "-"
     ratio = result.seconds / floors[result.n] if result.name != "floor" else 1.0
     print(
-        f"{result.name:<7} N={result.n:<5} wall={result.seconds:6.2f}s "
+        f"{result.name:<14} N={result.n:<5} wall={result.seconds:6.2f}s "
         f"ideal={fraction:6.1%} floor_ratio={ratio:5.2f}x calls/turn={per_turn:<14} "
         f"errors={result.errors}"
     )
 
 
-async def measure(sizes: list[int], model_port: int, service: str | None, delay: float) -> None:
+async def measure(
+    sizes: list[int], model_port: int, service: str | None, delay: float, transports: bool
+) -> None:
     floors: dict[int, float] = {}
     for n in sizes:
         result = await floor(model_port, n)
         floors[n] = result.seconds
         report(result, 2 * delay, floors)
+        kinds = ("openai-httpx2", "openai-aiohttp", "aiohttp") if transports else ()
+        for kind in kinds:
+            report(await transport(model_port, n, kind), 2 * delay, floors)
         runs: list[Awaitable[Result]] = [
             in_process(model_port, n),
             in_process(model_port, n, hybrid=True),
@@ -355,6 +411,11 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.2, help="model latency in seconds")
     parser.add_argument("--no-http", action="store_true", help="skip the dialogkit serve runs")
     parser.add_argument("--max-concurrency", type=int, default=BOUND[0])
+    parser.add_argument(
+        "--transports",
+        action="store_true",
+        help="also time bare HTTP clients: openai on httpx2, openai on aiohttp, plain aiohttp",
+    )
     args = parser.parse_args()
     BOUND[0] = args.max_concurrency
     sizes = [int(size) for size in args.sizes.split(",")]
@@ -376,7 +437,7 @@ def main() -> None:
                 f"model latency {args.delay * 1000:.0f} ms, {BOUND[0]} calls in flight per "
                 "endpoint; ideal = sequential model calls per turn"
             )
-            asyncio.run(measure(sizes, model_port, service, args.delay))
+            asyncio.run(measure(sizes, model_port, service, args.delay, args.transports))
         finally:
             if process is not None:
                 process.send_signal(signal.SIGINT)
