@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +13,12 @@ import pytest
 from dialogkit import Engine
 from dialogkit.errors import CassetteMiss, LLMError
 from dialogkit.llm.cassette import Cassette, Recording, call_key
-from dialogkit.settings import Settings
+from dialogkit.settings import CassetteMode, Settings
 from dialogkit.testing.openai_server import ErrorReply, RecordedRequest, Reply
 from dialogkit.testing.openai_server import ScriptedOpenAIServer as Server
 from tests.helpers import RecordingSkills
 from tests.llm.conftest import make_settings
-from tests.llm.test_llm_engine import graph
+from tests.llm.test_llm_engine import Model, graph
 
 USER = {"date_time": "2025-03-01T10:00:00+09:00", "timezone": "Asia/Seoul"}
 """A fixed clock: the user's time is part of the NLU prompt, so it is part of the key."""
@@ -25,35 +26,38 @@ USER = {"date_time": "2025-03-01T10:00:00+09:00", "timezone": "Asia/Seoul"}
 TURNS = ["hmm", "debit please"]
 
 
-class NumberedModel:
-    """Answers differ on every call, so a replay can only match by reading the cassette."""
+class NumberedModel(Model):
+    """NLG answers differ on every call, so a replay can only match by reading the cassette."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.count = 0
 
     def __call__(self, request: RecordedRequest) -> Reply:
         self.count += 1
-        if request.response_format is not None:
-            found = "debit" in (request.last_user or "")
-            return {
-                "intent": None,
-                "entities": {"card_type": "debit"} if found else {},
-                "confidence": 0.9 if found else 0.1,
-                "dialogue_act": "inform",
-            }
-        if self.count == 2:
+        if request.response_format is None and self.count == 2:
             return ErrorReply(500)  # a failed call is replayed as a failure too
-        return f"Answer number {self.count}."
+        if request.response_format is None:
+            return f"Answer number {self.count}."
+        return super().__call__(request)
 
 
 def settings(server: Server | None) -> Settings:
     return make_settings(server, core_default_llm="house-nlg", core_nlu_llm="house-nlu")
 
 
-async def conversation(engine: Engine) -> tuple[list[str], list[dict[str, Any]]]:
+def engine_on(settings: Settings, cassette: Path, mode: CassetteMode) -> Engine:
+    return Engine(settings, skills=RecordingSkills(), llm_cassette=cassette, llm_cassette_mode=mode)
+
+
+Run = tuple[list[str], list[dict[str, Any]]]
+
+
+async def conversation(engine: Engine, turns: list[str] = TURNS) -> Run:
+    """The replies and the transcript (without timings) of one session."""
     session = await engine.astart(graph(), user=USER, bot_first=True)
     replies = [session.initial_reply.response if session.initial_reply else ""]
-    for text in TURNS:
+    for text in turns:
         replies.append((await session.asend(text)).response)
     transcript = [
         record.model_dump(exclude={"latency_ms"}) for record in await engine.atranscript(session.id)
@@ -61,62 +65,44 @@ async def conversation(engine: Engine) -> tuple[list[str], list[dict[str, Any]]]
     return replies, transcript
 
 
-async def test_a_replay_reproduces_the_recorded_run_without_a_server(tmp_path: Path) -> None:
+@dataclass
+class Recorded:
+    cassette: Path
+    run: Run
+    base_url: str
+    calls: int
+
+
+@pytest.fixture
+async def recorded(tmp_path: Path) -> Recorded:
+    """A conversation recorded against a model server that is stopped afterwards."""
     cassette = tmp_path / "calls.jsonl"
     with Server(handler=NumberedModel()) as server:
-        async with Engine(
-            settings(server),
-            skills=RecordingSkills(),
-            llm_cassette=cassette,
-            llm_cassette_mode="record",
-        ) as engine:
-            recorded = await conversation(engine)
+        async with engine_on(settings(server), cassette, "record") as engine:
+            run = await conversation(engine)
         base_url = server.base_url
-        sent = len(server.chat_requests)
-    lines = cassette.read_text(encoding="utf-8").splitlines()
-    assert len(lines) == sent >= 3
+    return Recorded(cassette, run, base_url, len(server.chat_requests))
+
+
+async def test_a_replay_reproduces_the_recorded_run_without_a_server(recorded: Recorded) -> None:
+    lines = recorded.cassette.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == recorded.calls >= 3
     assert all(Recording.model_validate_json(line).key for line in lines)
+    assert any("Answer number" in reply for reply in recorded.run[0])
 
     # The server is stopped: a call reaching the network would fail and change the replies.
-    stopped = make_settings(None, openai_base_url=base_url, core_default_llm="house-nlg")
-    stopped = stopped.model_copy(update={"core_nlu_llm": "house-nlu"})
-    async with Engine(
-        stopped, skills=RecordingSkills(), llm_cassette=cassette, llm_cassette_mode="replay"
-    ) as engine:
-        replayed = await conversation(engine)
-    assert replayed == recorded
-    assert "Answer number" in " ".join(recorded[0])
+    stopped = settings(None).model_copy(update={"openai_base_url": recorded.base_url})
+    async with engine_on(stopped, recorded.cassette, "replay") as engine:
+        assert await conversation(engine) == recorded.run
 
 
-async def test_replay_needs_no_endpoint_at_all(tmp_path: Path) -> None:
-    cassette = tmp_path / "calls.jsonl"
-    with Server(handler=NumberedModel()) as server:
-        async with Engine(
-            settings(server),
-            skills=RecordingSkills(),
-            llm_cassette=cassette,
-            llm_cassette_mode="record",
-        ) as engine:
-            recorded = await conversation(engine)
-    async with Engine(
-        settings(None), skills=RecordingSkills(), llm_cassette=cassette, llm_cassette_mode="replay"
-    ) as engine:
-        assert await conversation(engine) == recorded
+async def test_replay_needs_no_endpoint_at_all(recorded: Recorded) -> None:
+    async with engine_on(settings(None), recorded.cassette, "replay") as engine:
+        assert await conversation(engine) == recorded.run
 
 
-async def test_a_miss_in_replay_raises_naming_the_call(tmp_path: Path) -> None:
-    cassette = tmp_path / "calls.jsonl"
-    with Server(handler=NumberedModel()) as server:
-        async with Engine(
-            settings(server),
-            skills=RecordingSkills(),
-            llm_cassette=cassette,
-            llm_cassette_mode="record",
-        ) as engine:
-            await conversation(engine)
-    async with Engine(
-        settings(None), skills=RecordingSkills(), llm_cassette=cassette, llm_cassette_mode="replay"
-    ) as engine:
+async def test_a_miss_in_replay_raises_naming_the_call(recorded: Recorded) -> None:
+    async with engine_on(settings(None), recorded.cassette, "replay") as engine:
         session = await engine.astart(graph(), user=USER, bot_first=True)
         with pytest.raises(CassetteMiss, match=r"model 'house-nlu'.*'something new'"):
             await session.asend("something new")
@@ -124,29 +110,16 @@ async def test_a_miss_in_replay_raises_naming_the_call(tmp_path: Path) -> None:
     assert state.turn_count == 1  # the failed turn left nothing behind
 
 
-async def test_record_missing_answers_known_calls_and_adds_new_ones(tmp_path: Path) -> None:
-    cassette = tmp_path / "calls.jsonl"
+async def test_record_missing_answers_known_calls_and_adds_new_ones(recorded: Recorded) -> None:
     with Server(handler=NumberedModel()) as server:
-        async with Engine(
-            settings(server),
-            skills=RecordingSkills(),
-            llm_cassette=cassette,
-            llm_cassette_mode="record",
-        ) as engine:
-            recorded = await conversation(engine)
-        first = len(server.chat_requests)
-        async with Engine(
-            settings(server),
-            skills=RecordingSkills(),
-            llm_cassette=cassette,
-            llm_cassette_mode="record_missing",
-        ) as engine:
-            assert await conversation(engine) == recorded
-            session = await engine.astart(graph(), user=USER, bot_first=True)
-            await session.asend("something new")
-        added = len(server.chat_requests) - first
+        async with engine_on(settings(server), recorded.cassette, "record_missing") as engine:
+            assert await conversation(engine) == recorded.run
+            assert server.chat_requests == []
+            await conversation(engine, ["something new"])
+        added = len(server.chat_requests)
     assert added == 2  # NLU and NLG of the new utterance only
-    assert len(cassette.read_text(encoding="utf-8").splitlines()) == first + added
+    lines = recorded.cassette.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == recorded.calls + added
 
 
 async def test_concurrent_recordings_are_whole_lines(tmp_path: Path) -> None:
