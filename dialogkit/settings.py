@@ -36,7 +36,7 @@ class Settings(BaseSettings):
         description="More model names OPENAI_BASE_URL serves, comma-separated.",
     )
     llm_timeout_s: float = Field(
-        30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0, description="Read timeout of one call."
+        30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0, description="Read timeout of one call attempt."
     )
     llm_connect_timeout_s: float = Field(5.0, alias="DIALOGKIT_LLM_CONNECT_TIMEOUT_S", gt=0)
     llm_max_retries: int = Field(1, alias="DIALOGKIT_LLM_MAX_RETRIES", ge=0)

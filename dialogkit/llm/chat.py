@@ -151,9 +151,10 @@ class ModelCaller:
             left = _time_left(deadline)
             if left < MIN_ATTEMPT_S:
                 raise LLMError("no time left before the turn's deadline")
-            # aiohttp's own timeouts: the library closes what it opened.
+            # aiohttp's own timeouts: the library closes what it opened. The total bound keeps
+            # a server that trickles bytes (each read in time) from holding the turn.
             timeout = aiohttp.ClientTimeout(
-                total=None if deadline is None else left,
+                total=min(options.connect_timeout_s + options.read_timeout_s, left),
                 sock_connect=min(options.connect_timeout_s, left),
                 sock_read=min(options.read_timeout_s, left),
             )
