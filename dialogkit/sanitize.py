@@ -49,10 +49,11 @@ def clean_text(
 
 
 def clean_value(value: Any, max_chars: int = DEFAULT_MAX_TEXT_CHARS) -> Any:
-    """JSON data with every string (object keys included) passed through ``clean_text``.
+    """JSON data with every unsafe or over-long string (object keys included) cleaned.
 
-    Strings keep their inner layout but lose surrounding whitespace only when they had
-    unsafe characters or exceed the cap, so clean data comes back equal to itself.
+    A string that is already safe is kept as it is, surrounding spaces included: data (a
+    skill's output, an entity value) is not text to tidy, and clean data must come back
+    equal to itself.
     """
     if isinstance(value, str):
         return value if _is_clean(value, max_chars) else clean_text(value, max_chars)
