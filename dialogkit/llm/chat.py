@@ -28,6 +28,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from dialogkit.errors import LLMError
 from dialogkit.llm.cassette import Cassette, Recording, call_key
 from dialogkit.llm.clients import ClientFactory, ClientOptions, ModelHTTPError
+from dialogkit.logsafe import escape
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
 from dialogkit.usage import Usage
 
@@ -88,7 +89,9 @@ class ModelCaller:
             failed = False
             return result
         except Exception as exc:
-            logger.warning("%s answer of model %r is unusable: %s", purpose, model, exc)
+            logger.warning(
+                "%s answer of model %s is unusable: %s", purpose, escape(repr(model)), escape(exc)
+            )
             return None
         finally:
             usage.record(
@@ -127,7 +130,12 @@ class ModelCaller:
         except Exception as exc:
             # Anything the server sends that is not a chat completion (an error status,
             # garbage, a body that is not JSON) is a failed call.
-            logger.warning("call to model %r failed: %s: %s", model, type(exc).__name__, exc)
+            logger.warning(
+                "call to model %s failed: %s: %s",
+                escape(repr(model)),
+                type(exc).__name__,
+                escape(exc),
+            )
         if cassette is not None:
             cassette.record(recording)
         return recording
@@ -170,7 +178,7 @@ class ModelCaller:
                     raise
                 if _time_left(deadline) < pause + MIN_ATTEMPT_S:
                     raise
-                logger.info("retrying model %r after %s", model, type(exc).__name__)
+                logger.info("retrying model %s after %s", escape(repr(model)), type(exc).__name__)
             finally:
                 channel.slots.release()
             await asyncio.sleep(pause)

@@ -33,7 +33,7 @@ class NLURequest:
     model: str = ""
     usage: Usage = field(default_factory=Usage)
     deadline: float | None = None
-    """A ``time.monotonic()`` instant after which the turn no longer waits for a model."""
+    """The turn's deadline (a ``time.monotonic()`` instant): a model call ends by then."""
 
 
 class NLUProvider(Protocol):
