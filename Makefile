@@ -61,6 +61,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.scaling
 	$(BIN)/python -m benchmarks.memory
 	$(BIN)/python -m benchmarks.server
+	$(BIN)/python -m benchmarks.llm_concurrency
 
 clean:
 	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache

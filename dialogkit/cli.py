@@ -21,15 +21,19 @@ from dialogkit.scenario.scenario import Scenario
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from dialogkit.settings import Settings
     from dialogkit_server.app import serve
 
+    settings = Settings()
+    if args.backlog is not None:
+        settings = settings.model_copy(update={"backlog": args.backlog})
     try:
         serve(
             args.host,
             args.port,
+            settings,
             with_skill_runtime=args.with_skill_runtime,
             workers=args.workers,
-            backlog=args.backlog,
         )
     except ConfigurationError as exc:
         print(f"dialogkit serve: {exc}", file=sys.stderr)
@@ -148,8 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--backlog",
         type=_positive_int,
         default=None,
-        metavar="N",
-        help="listen backlog (default: DIALOGKIT_BACKLOG, else 1024)",
+        help="listen backlog: connections the kernel queues before accepting "
+        "(default: DIALOGKIT_BACKLOG, else 1024)",
     )
     serve.set_defaults(handler=_serve, sanic_logging=True)
 

@@ -475,29 +475,28 @@ def serve(
     *,
     with_skill_runtime: bool = False,
     workers: int = 1,
-    backlog: int | None = None,
 ) -> None:
     """Run the service until interrupted: in this process, or in ``workers`` processes.
 
     Several workers need a store they can share (``DIALOGKIT_REDIS_URL``): on the memory
-    store this raises ``ConfigurationError`` before anything starts. ``backlog`` (default:
-    the ``backlog`` setting, 1024) is the listen queue: Sanic's own default of 100 overflows
-    under a burst of connections and clients see resets.
+    store this raises ``ConfigurationError`` before anything starts. Each worker freezes
+    what is alive after its start-up out of the garbage collector's generations.
     """
     settings = settings if settings is not None else Settings()
     workers_module.check_workers(workers, settings)
     with ExitStack() as stack:
         if with_skill_runtime:
             settings = stack.enter_context(_skill_runtime(settings))
-        backlog = backlog or settings.backlog
         if workers <= 1:
             app = _serving_app(settings)
-            app.run(host=host, port=port, single_process=True, debug=False, backlog=backlog)
+            app.run(
+                host=host, port=port, single_process=True, debug=False, backlog=settings.backlog
+            )
             return
         # Each worker builds its own app (and engine) from the same settings.
         loader = AppLoader(factory=functools.partial(_serving_app, settings))
         app = loader.load()
-        app.prepare(host=host, port=port, workers=workers, debug=False, backlog=backlog)
+        app.prepare(host=host, port=port, workers=workers, debug=False, backlog=settings.backlog)
         Sanic.serve(primary=app, app_loader=loader)
 
 
