@@ -267,10 +267,6 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         reply.trace = trace
         return reply
 
-<<<<<<< HEAD
-    async def _reply(
-        self, config: SessionConfig, state: DialogueState, text: str, started: float | None
-=======
     def _served(
         self,
         requested: str,
@@ -294,10 +290,8 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             logger.warning("session %s: %s", escape(config.session_id), escape(warning))
         return fallback
 
-    @staticmethod
-    def _reply(
-        config: SessionConfig, state: DialogueState, text: str, started: float | None
->>>>>>> main
+    async def _reply(
+        self, config: SessionConfig, state: DialogueState, text: str, started: float | None
     ) -> Reply:
         final = None
         if state.session_complete:
