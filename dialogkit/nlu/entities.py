@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any, Final
 
+from dialogkit.nlu.acts import polarity
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Slot
 
@@ -77,39 +78,6 @@ _NUMBER_WORD = re.compile(
 _NUMBER = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+]?\d+(?:\.\d+)?")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().-]{7,17}\d)(?!\d)")
-_TRUE_WORDS: Final = (
-    "네",
-    "예",
-    "응",
-    "맞아",
-    "그래",
-    "좋아",
-    "はい",
-    "ええ",
-    "うん",
-    "yes",
-    "yeah",
-    "yep",
-    "sure",
-    "true",
-    "correct",
-    "okay",
-    "ok",
-)
-_FALSE_WORDS: Final = (
-    "아니",
-    "싫어",
-    "안 ",
-    "없어",
-    "いいえ",
-    "いや",
-    "ない",
-    "no",
-    "nope",
-    "false",
-    "not",
-    "never",
-)
 _ISO_DATE = re.compile(r"(\d{4})\s*[-./년年]\s*(\d{1,2})\s*[-./월月]\s*(\d{1,2})\s*[일日]?")
 _COMPACT_DATE = re.compile(r"(?<!\d)(19\d{2}|20\d{2})(\d{2})(\d{2})(?!\d)")
 _MONTHS: Final = {
@@ -178,12 +146,9 @@ def extract_number(text: str) -> Any:
 
 
 def extract_boolean(text: str) -> Any:
-    lowered = f"{text.lower()} "
-    false = any(contains_word(lowered, w) for w in _FALSE_WORDS)
-    true = any(contains_word(lowered, w) for w in _TRUE_WORDS)
-    if false:
-        return False
-    return True if true else INVALID
+    """A yes/no answer; a negation anywhere wins ("밥은 먹었는데 약은 깜빡했어" is a no)."""
+    answer = polarity(text)
+    return INVALID if answer is None else answer
 
 
 def extract_enum(slot: Slot, text: str) -> Any:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.entities import INVALID, contains_word, extract
+from dialogkit.nlu.acts import correction, is_question, leading_act
+from dialogkit.nlu.discipline import is_identifier, is_own_value
+from dialogkit.nlu.entities import INVALID, extract
+from dialogkit.nlu.morphology import keyword_in
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
@@ -36,7 +39,8 @@ DIALOGUE_ACTS: Final = {
     "repeat": "request_repeat",
     "thanks": "thanks",
 }
-_QUESTION = re.compile(r"[?？]\s*$|(까요|나요|니까|ですか|ますか|かな)\s*$")
+SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
+"""A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
 _STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
 
 
@@ -74,7 +78,7 @@ def score_intent(intent: Intent, text: str) -> float:
             return 1.0
     for keyword in intent.keywords:
         needle = normalize(keyword)
-        if needle and contains_word(lowered, needle):
+        if needle and keyword_in(lowered, needle):
             best = max(best, 0.85 + min(len(needle), 10) / 100)
     for example in intent.examples:
         if normalize(example) == lowered:
@@ -104,28 +108,69 @@ class RuleNLU:
             score = score_intent(definition, text)
             if score > confidence:
                 intent, confidence = name, score
+        act = leading_act(text)
+        if act is not None and act.act in request.intents and act.score > confidence:
+            intent, confidence = act.act, act.score
         if confidence <= INTENT_THRESHOLD:
             intent = None
+        question = is_question(text)
+        not_an_answer = (
+            question
+            or (act is not None and act.whole)
+            or (intent in CONTROL_INTENTS and confidence >= 0.8)
+            or (intent in SOCIAL_INTENTS and confidence >= 0.8 and len(text.split()) <= 3)
+        )
+        # A correction is read for what it says instead: "신용카드 말고 체크카드요".
+        corrected = correction(text)
+        said = text if corrected is None else corrected
         entities = {}
         for name, slot in request.slots.items():
             expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
-            if expected and slot.type == "text" and intent in CONTROL_INTENTS and confidence >= 0.8:
+            if expected and slot.type == "text" and not_an_answer:
                 continue
-            value = extract(slot, text, expected=expected)
+            value = _extract_not_own(request, name, slot, said, expected)
             if value is not INVALID:
                 entities[name] = value
+        if corrected is not None and entities and intent == "deny":
+            intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,
             entities=entities,
             confidence=round(confidence if intent else (1.0 if entities else 0.0), 3),
-            dialogue_act=self._dialogue_act(text, intent, bool(entities)),
+            dialogue_act="correct"
+            if corrected is not None and entities
+            else self._dialogue_act(question, intent, bool(entities)),
             source="rules",
         )
 
     @staticmethod
-    def _dialogue_act(text: str, intent: str | None, has_entities: bool) -> str:
+    def _dialogue_act(question: bool, intent: str | None, has_entities: bool) -> str:
         if intent in DIALOGUE_ACTS:
             return DIALOGUE_ACTS[intent]
-        if _QUESTION.search(text.strip()):
+        if question:
             return "question"
         return "inform" if has_entities or intent else "statement"
+
+
+def _extract_not_own(request: NLURequest, name: str, slot: Slot, text: str, expected: bool) -> Any:
+    """The slot's value, skipping a phrase the bot holds for itself: in "Hammer 6, Eagle 2-4"
+    the FDC's own call sign is passed over and the observer's is read."""
+    value = extract(slot, text, expected=expected)
+    if value is INVALID or not isinstance(value, str) or not is_identifier(slot):
+        return value
+    own = own_phrases(request, name)
+    if not is_own_value(value, own):
+        return value
+    rest = re.sub(re.escape(value), " ", text, count=1, flags=re.IGNORECASE)
+    value = extract(slot, rest.lstrip(" ,.;:-"), expected=expected)
+    return INVALID if value is INVALID or is_own_value(value, own) else value
+
+
+def own_phrases(request: NLURequest, name: str) -> tuple[str, ...]:
+    """What the bot already holds for itself: its persona and the other slots' words."""
+    others = (
+        value
+        for key, value in request.filled_slots.items()
+        if key != name and isinstance(value, str) and re.search(r"[^\W\d_]", value)
+    )
+    return (request.scenario.document.prompts.bot, *others)

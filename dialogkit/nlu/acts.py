@@ -1,0 +1,165 @@
+"""Dialogue acts read from the form of an utterance: a yes or a no, a question, a correction,
+and the polarity a yes/no slot takes from it.
+
+These are properties of how people talk rather than of a scenario, so they are the same in
+every scenario (and applied to the built-in intents ``affirm`` and ``deny``). Every rule
+works on the normalised text (lower case, NFKC, punctuation turned into spaces).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from dialogkit.nlu.builtin import ACT_FILLERS, LEAD_WORDS
+
+WHOLE_ACT_SCORE: Final = 0.9
+"""An utterance that is only a yes or a no (with politeness): as strong as a keyword."""
+LEADING_ACT_SCORE: Final = 0.7
+"""A yes or a no that goes on to say more: below any keyword, so the rest decides first."""
+
+_STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
+_OPENERS: Final = ("아", "어", "음", "저", "그게", "well", "oh", "um", "uh", "えっと", "あの", "あ")
+_REPEATED = re.compile(r"^(네|응|예|넹|ㅇㅇ|ㄴㄴ|no)(?:\s?\1)+(?=\s|$)")
+_SPACED_SCRIPT = re.compile(r"[a-z0-9\uac00-\ud7a3\u3131-\u318e]")
+
+
+def _normal(text: str) -> str:
+    return _STRIP.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
+
+
+def _consume(text: str, words: tuple[str, ...]) -> tuple[str, str] | None:
+    """The longest of ``words`` that ``text`` starts with (a whole word where words are
+    separated by spaces), and what follows it."""
+    for word in sorted(words, key=len, reverse=True):
+        if not text.startswith(word):
+            continue
+        rest = text[len(word) :]
+        if not rest or rest[0] == " " or not _SPACED_SCRIPT.match(word[-1]):
+            return word, rest.lstrip()
+    return None
+
+
+@dataclass(frozen=True)
+class LeadingAct:
+    """A yes or a no an utterance opens with; ``rest`` is what follows it."""
+
+    act: str
+    whole: bool
+    rest: str
+
+    @property
+    def score(self) -> float:
+        return WHOLE_ACT_SCORE if self.whole else LEADING_ACT_SCORE
+
+
+@lru_cache(maxsize=4096)
+def leading_act(text: str) -> LeadingAct | None:
+    """``affirm`` or ``deny`` when the utterance opens with one ("네 그걸로 할게요", "nope",
+    "いいえ、違います"); None otherwise."""
+    normal = _REPEATED.sub(r"\1", _normal(text))
+    opener = _consume(normal, _OPENERS)
+    if opener is not None and opener[1]:
+        normal = opener[1]
+    for act in ("deny", "affirm"):
+        found = _consume(normal, LEAD_WORDS[act])
+        if found is None:
+            continue
+        rest = found[1]
+        while rest:
+            step = _consume(rest, (*ACT_FILLERS, *LEAD_WORDS[act]))
+            if step is None:
+                break
+            rest = step[1]
+        return LeadingAct(act, not rest, found[1])
+    return None
+
+
+_QUESTION_MARK = re.compile(r"[?？]\s*$")
+_KO_QUESTION_END = re.compile(
+    r"(?:까요|(?<!아)까|니까|[은는]가요|[은는]지요|[하되있없오갔했됐았었였]나요|[가-힣]냐|인가|는지)\s*$"
+)
+_KO_QUESTION_WORD = re.compile(
+    r"(?:^|\s)(?:언제|어디(?!든|서나)|무엇|왜|어떻게(?!든)|누가|누구|무슨|어느|"
+    r"뭐(?:예요|에요|야|지|죠|가|를|라고|하|해|냐)|뭔가요|뭘|얼마(?:나|예요|에요|죠))"
+)
+_KO_ASKING_END = re.compile(r"(?:요|까|나|니|냐|지|죠|야|래|데|가)\s*$")
+_EN_QUESTION = re.compile(
+    r"^(?:(?:what|when|where|why|how|who|which)(?:\s+\S+){0,3}?\s+"
+    r"(?:is|are|was|were|do|does|did|can|could|will|would|should|s|re|about|much|many|long)\b"
+    r"|(?:do|does|did|can|could|will|would|should|is|are|was|were|may|must|have|has)\s+"
+    r"(?:i|you|we|they|he|she|it|there|this|that|the|a|an|my|your)\b)"
+)
+_JA_QUESTION = re.compile(r"(?:ですか|ますか|でしょうか|か|かな|かね|っけ|の)\s*$")
+
+
+def is_question(text: str) -> bool:
+    """Whether the utterance asks something (rather than answering)."""
+    if _QUESTION_MARK.search(text.strip()):
+        return True
+    normal = _normal(text)
+    if not normal:
+        return False
+    if _KO_QUESTION_END.search(normal):
+        return True
+    if _KO_QUESTION_WORD.search(normal) and _KO_ASKING_END.search(normal):
+        return True
+    return bool(_EN_QUESTION.search(normal) or _JA_QUESTION.search(normal))
+
+
+_CORRECTION = re.compile(
+    r"(?:제|내)\s*말은|말고(?:요)?(?=[\s,.]|$)|(?:이|가)?\s*아니(?:라|고)(?=[\s,])|"
+    r"정정(?:할게요|합니다|하면|하자면)?(?=[\s,:])|잘못\s*말했(?:어요|네요|습니다|어)|"
+    r"다시\s*말(?:하면|할게요|씀드리면)|"
+    r"\bi\s+meant?\b|\bmake\s+(?:that|it)\b|\bchange\s+(?:that|it)\s+to\b|\bscratch\s+that\b|"
+    r"\bcorrection\b|\bnot\s+[^,.]+?,?\s+but\b|"
+    r"(?:じゃ|では)なく(?:て)?|訂正(?:します|です)?|間違え(?:ました|た)",
+    re.IGNORECASE,
+)
+
+
+def correction(text: str) -> str | None:
+    """What a correction says instead ("아니 제 말은 신용카드요" -> "신용카드요",
+    "no wait, make that 2000" -> "2000"); None when the utterance is not a correction.
+
+    A no followed by a new answer ("아니요, 1991년이에요") is a correction too: the answer
+    is what follows the no.
+    """
+    last = None
+    for last in _CORRECTION.finditer(text):
+        pass
+    if last is not None:
+        payload = text[last.end() :].strip(" ,.:、。")
+        return payload if re.search(r"\w", payload) else None
+    act = leading_act(text)
+    if act is not None and act.act == "deny" and not act.whole and act.rest:
+        return act.rest
+    return None
+
+
+_NEGATIVE = re.compile(
+    r"(?:^|\s)(?:안|못)\s*[가-힣]|안(?:했|먹|갔|챙|마셨|해)|지\s*(?:않|못)|까먹|잊(?:어|었|고|은)|"
+    r"깜빡|아직|없(?:어|었|다|음|습|는)|아니|싫|ㄴㄴ|놓쳤|걸렀|"
+    r"\b(?:no|not|never|nope|nah|didn t|haven t|hasn t|don t|doesn t|wasn t|weren t|"
+    r"forgot|forget|forgotten|missed|skipped|false|negative)\b|"
+    r"ない|なかった|ません|忘れ|いいえ|いや|まだ|違"
+)
+_POSITIVE_TOKENS: Final = frozenset(
+    {"네", "예", "응", "넹", "넵", "ㅇㅇ", "yes", "yeah", "yep", "yup", "true", "はい", "うん", "ええ"}
+)
+
+
+def polarity(text: str) -> bool | None:
+    """The yes/no an utterance gives: a negation anywhere makes it a no ("밥은 먹었는데 약은
+    깜빡했어", "I didn't", "飲んでない"); a yes needs an explicit yes word (a standalone "네",
+    not the "네" ending "했네"). None when it gives neither."""
+    normal = _normal(text)
+    if _NEGATIVE.search(normal):
+        return False
+    act = leading_act(text)
+    if act is not None and act.act == "affirm":
+        return True
+    return True if _POSITIVE_TOKENS & set(normal.split()) else None

@@ -1,0 +1,125 @@
+"""The right slot or none: whether a value understood in an utterance may be written.
+
+Extraction says what an utterance *contains*; this module says whether it is an *answer*.
+A re-ask costs one turn, a wrong value read back costs the user's trust, so a value is
+refused when:
+
+- the utterance is a question: it fills no free-text slot, and no slot the node did not ask
+  for (except an enum value, which is said on purpose: "신용카드로 바꿀 수 있나요?");
+- a name, an address or another identifier is a remark about the slot itself: it contains
+  the slot's own label word ("이름 꼭 말해야 돼요?" is not a name);
+- an identifier is the bot's own (the persona's call sign, a value held in the context or in
+  another slot): "Hammer 6, this is Eagle 2-4" gives the observer's call sign, not Hammer 6;
+- a birth date is not a plausible birth date (in the past, at most 130 years ago).
+
+The functions are pure: the engine applies them to every provider's entities.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import date
+from typing import Any, Final
+
+from dialogkit.scenario.model import Slot
+
+SLOT_LABELS: Final[dict[str, tuple[str, ...]]] = {
+    "name": ("이름", "성함", "名前", "氏名", "name"),
+    "address": ("주소", "배송지", "住所", "address"),
+    "phone": ("전화번호", "휴대폰 번호", "연락처", "電話番号", "phone number"),
+    "email": ("이메일", "メール", "email"),
+    "birth": ("생년월일", "생일", "誕生日", "生年月日", "birthday", "date of birth"),
+    "callsign": ("호출부호", "콜사인", "コールサイン", "call sign", "callsign"),
+}
+"""Label words by the name parts of a slot (``birth_date`` -> birth, ``observer_callsign`` ->
+callsign): a value that contains one is talking about the slot, not filling it."""
+
+MAX_AGE_YEARS: Final = 130
+_WORD = re.compile(r"[a-z]+|[^\W\d_a-z]+", re.IGNORECASE)
+_SPACES = re.compile(r"[\s\-_.,]+")
+
+
+def slot_labels(name: str) -> tuple[str, ...]:
+    """The label words of a slot, from the parts of its name."""
+    parts = set(name.lower().replace("call_sign", "callsign").split("_"))
+    return tuple(label for part in sorted(parts) for label in SLOT_LABELS.get(part, ()))
+
+
+def is_identifier(slot: Slot) -> bool:
+    """A slot whose value names something (a pattern value, a text slot read by a pattern)."""
+    return slot.type == "pattern" or (slot.type == "text" and bool(slot.pattern))
+
+
+def _squash(text: str) -> str:
+    return _SPACES.sub(" ", text.lower()).strip()
+
+
+def is_own_value(value: Any, own: Iterable[str]) -> bool:
+    """Whether ``value`` is a phrase the bot already holds for itself (its persona, context,
+    other slots), compared without case and punctuation, as whole words."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    needle = _squash(value)
+    pattern = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
+    return any(pattern.search(_squash(text)) for text in own if text)
+
+
+def plausible_birth_date(value: Any, today: date) -> bool:
+    """A birth date is in the past and at most ``MAX_AGE_YEARS`` ago."""
+    try:
+        born = date.fromisoformat(str(value))
+    except ValueError:
+        return False
+    return today.replace(year=today.year - MAX_AGE_YEARS, day=min(today.day, 28)) < born < today
+
+
+def _without_label(value: str, labels: tuple[str, ...]) -> str | None:
+    """The value once a leading label is dropped ("주소 서울시 강남구..." -> "서울시 강남구..."),
+    or None when the value talks about the slot ("이름", "이름 말하기 싫어요")."""
+    lowered = value.lower()
+    if not any(label in lowered for label in labels):
+        return value
+    for label in labels:
+        match = re.match(
+            rf"^\s*(?:제|내|my|the)?\s*{re.escape(label)}(?:은|는|이|가|을|를|:|is)?\s*",
+            value,
+            re.IGNORECASE,
+        )
+        if match is None:
+            continue
+        rest = value[match.end() :].strip()
+        if len(_WORD.findall(rest)) >= 1 and not any(lb in rest.lower() for lb in labels):
+            return rest
+    return None
+
+
+def admit(
+    name: str,
+    slot: Slot,
+    value: Any,
+    *,
+    question: bool,
+    asked: bool,
+    own: Iterable[str] = (),
+    today: date | None = None,
+) -> Any:
+    """The value to write to slot ``name``, or None when it must not be written (see the
+    module docstring).
+
+    ``asked`` is whether the node asks for this slot now; ``question`` whether the utterance
+    is a question; ``own`` the phrases the bot holds for itself.
+    """
+    if question and (slot.type == "text" or (not asked and slot.type != "enum")):
+        return None
+    labels = slot_labels(name)
+    if isinstance(value, str) and slot.type in {"text", "pattern"}:
+        kept = _without_label(value, labels)
+        if kept is None:
+            return None
+        value = kept
+        if is_identifier(slot) and is_own_value(value, own):
+            return None
+    if slot.type == "date" and "생년월일" in labels:
+        return value if plausible_birth_date(value, today or date.today()) else None
+    return value
