@@ -152,13 +152,19 @@ _POSITIVE_TOKENS: Final = frozenset(
 )
 
 
+@lru_cache(maxsize=8192)
+def is_negated(text: str) -> bool:
+    """Whether the utterance negates something ("안 만들래요", "didn't", "飲んでない")."""
+    return _NEGATIVE.search(_normal(text)) is not None
+
+
 def polarity(text: str) -> bool | None:
     """The yes/no an utterance gives: a negation anywhere makes it a no ("밥은 먹었는데 약은
     깜빡했어", "I didn't", "飲んでない"); a yes needs an explicit yes word (a standalone "네",
     not the "네" ending "했네"). None when it gives neither."""
-    normal = _normal(text)
-    if _NEGATIVE.search(normal):
+    if is_negated(text):
         return False
+    normal = _normal(text)
     act = leading_act(text)
     if act is not None and act.act == "affirm":
         return True

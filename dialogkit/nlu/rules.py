@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.acts import correction, is_question, leading_act
+from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
 from dialogkit.nlu.discipline import is_identifier, is_own_value
 from dialogkit.nlu.entities import INVALID, extract
 from dialogkit.nlu.morphology import keyword_in
@@ -83,8 +83,14 @@ def score_intent(intent: Intent, text: str) -> float:
     for example in intent.examples:
         if normalize(example) == lowered:
             return 1.0
-        best = max(best, similarity(example, text))
+        best = max(best, similarity(example, text) * polarity_agreement(example, text))
     return best
+
+
+def polarity_agreement(example: str, text: str) -> float:
+    """Half the resemblance when one sentence is negated and the other is not: "만들래요"
+    shares most of its characters with "안 만들래요" and means the opposite."""
+    return 1.0 if is_negated(example) == is_negated(text) else 0.5
 
 
 def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
