@@ -16,7 +16,8 @@ Japanese: -ました/-ます/-ません/-でした/-です/-ください/-て/-�
 English: a keyword's last word also matches with -s, -es, -ed, -d, -ing, and a doubled final
     consonant ("cancelled").
 
-Spaces inside a keyword are optional in the utterance ("안 맞" matches "안맞아요"). A keyword
+Spaces inside a keyword are optional in the utterance ("안 맞" matches "안맞아요"), and one
+word that is not a negation may come between its words ("밥은 사실 안 먹었"). A keyword
 that does not itself express a negation does not match where the utterance negates it
 ("아파" is not in "안 아파요", "take" is not in "didn't take", "飲んだ" not in "飲んでない").
 """
@@ -75,6 +76,9 @@ _KO_HA_FORMS: Final = {
     "해": "하",
 }
 _JA_ENDINGS: Final = ("ました", "ません", "でした", "ください", "ます", "です", "て", "た")
+_KO_GAP = r"(?:\s+(?!안\s|못\s|안$|못$)[^\s안못]\S*)?\s*"
+"""Between the words of a keyword: optional space, or one inserted word that is not a
+negation ("밥은 사실 안 먹었" says "밥은 안 먹었"; "네 안 맞아요" does not say "네 맞")."""
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _NEGATING_KEYWORD = re.compile(
@@ -119,7 +123,7 @@ def keyword_pattern(keyword: str) -> re.Pattern[str]:
         body = r"\s+".join(parts)
         before = "" if negating else _EN_NEGATED_BEFORE
         return re.compile(rf"{before}(?<![a-z0-9]){body}(?![a-z0-9])")
-    body = r"\s*".join(re.escape(part) for part in word.split())
+    body = _KO_GAP.join(re.escape(part) for part in word.split())
     if word.endswith("하") and len(word.replace(" ", "")) >= 3:
         body = body[: -len(re.escape("하"))] + "(?:하|해|했|할|함|합|한)"
     if negating:
