@@ -34,6 +34,8 @@ from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
 from dialogkit.nlu.acts import is_question
 from dialogkit.nlu.discipline import admit
 from dialogkit.nlu.entities import INVALID, is_open, validate
+from dialogkit.nlu.morphology import keyword_in
+from dialogkit.nlu.rules import normalize
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import evaluate, iter_conditions
 from dialogkit.scenario.model import Intent, Node, Slot, Transition
@@ -132,8 +134,11 @@ class Turn:
             self._unfill(before)
             return await self._fallback("not_understood", self._nlu)
 
-        # 4. Apply it.
-        reply = await self._apply(move)
+        # 4. Apply it (a closing that would abandon a confirmation is asked about first).
+        if self._closing_at_confirmation(node, move):
+            move, reply = Move("stay"), phrases.confirm_leaving(self.scenario.language)
+        else:
+            reply = await self._apply(move)
         self.state.turn_count += 1
         self.state.node_turns += move.kind != "goto"
         if move.kind != "goto":
@@ -169,6 +174,20 @@ class Turn:
             return None
         target = params.turn_limit_next or node.default_next
         return None if target is None else Move("goto", target, None, "turn_limit")
+
+    def _closing_at_confirmation(self, node: Node, move: Move) -> bool:
+        """Whether "감사합니다, 수고하세요" / "thanks, bye" at a yes/no confirmation would end the
+        session: a thank-you with a goodbye may close a finished task or abandon this one, so
+        the engine asks once before cancelling (the next goodbye ends the session)."""
+        if move.kind != "goto" or self._nlu.intent != "goodbye" or node.collect_slots or node.terminal:
+            return False
+        if not self.scenario.node(move.target).terminal or "affirm" not in self._node_intents(node):
+            return False
+        if self.state.last_reply == phrases.confirm_leaving(self.scenario.language):
+            return False
+        thanks = BUILTIN_INTENTS["thanks"].keywords
+        text = normalize(str(self._input.get("text") or ""))
+        return any(keyword_in(text, normalize(keyword)) for keyword in thanks)
 
     def _default_move(self, node: Node, exhausted: bool) -> Move | None:
         """What happens when no transition matched: default_next, or re-ask, or nothing."""

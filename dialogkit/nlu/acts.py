@@ -23,18 +23,25 @@ LEADING_ACT_SCORE: Final = 0.7
 
 _STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
 _OPENERS: Final = ("아", "어", "음", "저", "그게", "well", "oh", "um", "uh", "えっと", "あの", "あ")
-_REPEATED = re.compile(r"^(네|응|예|넹|ㅇㅇ|ㄴㄴ|no)(?:\s?\1)+(?=\s|$)")
-_SPACED_SCRIPT = re.compile(r"[a-z0-9\uac00-\ud7a3\u3131-\u318e]")
+_REPEATED = re.compile(r"^(네|응|예|넹|no)(?:\s?\1)+(?=\s|$)")
+_SPACED_SCRIPT = re.compile(r"[a-z0-9\uac00-\ud7a3\u1100-\u11ff\u3131-\u318e]")
 
 
 def _normal(text: str) -> str:
     return _STRIP.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
 
 
+@lru_cache(maxsize=64)
+def _normal_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words normalised like the text (NFKC turns "ㅇㅇ" into conjoining jamo), longest
+    first."""
+    return tuple(sorted({_normal(word) for word in words if _normal(word)}, key=len, reverse=True))
+
+
 def _consume(text: str, words: tuple[str, ...]) -> tuple[str, str] | None:
     """The longest of ``words`` that ``text`` starts with (a whole word where words are
     separated by spaces), and what follows it."""
-    for word in sorted(words, key=len, reverse=True):
+    for word in _normal_words(words):
         if not text.startswith(word):
             continue
         rest = text[len(word) :]
@@ -90,7 +97,7 @@ _KO_ASKING_END = re.compile(r"(?:요|까|나|니|냐|지|죠|야|래|데|가)\s*
 _EN_QUESTION = re.compile(
     r"^(?:(?:what|when|where|why|how|who|which)(?:\s+\S+){0,3}?\s+"
     r"(?:is|are|was|were|do|does|did|can|could|will|would|should|s|re|about|much|many|long)\b"
-    r"|(?:do|does|did|can|could|will|would|should|is|are|was|were|may|must|have|has)\s+"
+    r"|(?:do|does|did|can|could|will|would|should|is|are|was|were|may|must)\s+"
     r"(?:i|you|we|they|he|she|it|there|this|that|the|a|an|my|your)\b)"
 )
 _JA_QUESTION = re.compile(r"(?:ですか|ますか|でしょうか|か|かな|かね|っけ|の)\s*$")
@@ -142,13 +149,14 @@ def correction(text: str) -> str | None:
 
 _NEGATIVE = re.compile(
     r"(?:^|\s)(?:안|못)\s*[가-힣]|안(?:했|먹|갔|챙|마셨|해)|지\s*(?:않|못)|까먹|잊(?:어|었|고|은)|"
-    r"깜빡|아직|없(?:어|었|다|음|습|는)|아니|싫|ㄴㄴ|놓쳤|걸렀|"
+    r"깜빡|아직|없(?:어|었|다|음|습|는)|아니|싫|\u1102\u1102|놓쳤|걸렀|"
     r"\b(?:no|not|never|nope|nah|didn t|haven t|hasn t|don t|doesn t|wasn t|weren t|"
     r"forgot|forget|forgotten|missed|skipped|false|negative)\b|"
     r"ない|なかった|ません|忘れ|いいえ|いや|まだ|違"
 )
 _POSITIVE_TOKENS: Final = frozenset(
-    {"네", "예", "응", "넹", "넵", "ㅇㅇ", "yes", "yeah", "yep", "yup", "true", "はい", "うん", "ええ"}
+    _normal(word)
+    for word in ("네", "예", "응", "넹", "넵", "ㅇㅇ", "yes", "yeah", "yep", "yup", "true", "はい", "うん", "ええ")
 )
 
 
