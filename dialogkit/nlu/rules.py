@@ -27,6 +27,9 @@ INTENT_THRESHOLD: Final = 0.5
 Ties between intents go to the one listed first: the scenario's own intents come before the
 built-in ones, so a scenario's wording wins over the generic sentences."""
 
+KEYWORD_SCORE: Final = 0.85
+"""The least a keyword hit scores (longer keywords score a little more)."""
+
 CONTROL_INTENTS: Final = frozenset({"help", "repeat", "goodbye"})
 """Intents that mean the user is not answering the question, so no text slot is filled."""
 
@@ -79,7 +82,7 @@ def score_intent(intent: Intent, text: str) -> float:
     for keyword in intent.keywords:
         needle = normalize(keyword)
         if needle and keyword_in(lowered, needle):
-            best = max(best, 0.85 + min(len(needle), 10) / 100)
+            best = max(best, KEYWORD_SCORE + min(len(needle), 10) / 100)
     for example in intent.examples:
         if normalize(example) == lowered:
             return 1.0
@@ -117,6 +120,11 @@ class RuleNLU:
         act = leading_act(text)
         if act is not None and act.act in request.intents and act.score > confidence:
             intent, confidence = act.act, act.score
+        if intent == "thanks" and "goodbye" in request.intents:
+            # A thank-you that also takes leave ("thanks, bye") is a closing.
+            closing = score_intent(request.intents["goodbye"], text)
+            if closing >= KEYWORD_SCORE:
+                intent, confidence = "goodbye", max(confidence, closing)
         if confidence <= INTENT_THRESHOLD:
             intent = None
         question = is_question(text)

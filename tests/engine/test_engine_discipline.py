@@ -1,0 +1,243 @@
+"""The right slot or none: what may be written, when, and asking before abandoning a
+confirmation."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from dialogkit import Engine, Session
+from dialogkit.nlu.discipline import admit, plausible_birth_date, slot_labels
+from dialogkit.scenario.model import Slot
+from tests.helpers import make_graph
+
+USER = {"date_time": "2026-11-23T10:00:00+09:00", "timezone": "Asia/Seoul"}
+
+
+def card(engine: Engine) -> Session:
+    return engine.start("card_issuance", user=USER)
+
+
+def info_slots(session: Session) -> dict[str, Any]:
+    return dict(session.info().slots)
+
+
+def test_an_off_topic_question_with_a_day_word_leaves_the_birth_date(engine: Engine) -> None:
+    session = card(engine)
+    for text in ("체크카드요", "김민수입니다", "1990년 5월 17일이요"):
+        session.send(text)
+    for question in ("오늘 몇 시까지 해요?", "내일 배송 되나요?", "tomorrow?"):
+        reply = session.send(question)
+        assert reply.current_node == "ask_phone"
+        assert info_slots(session)["birth_date"] == "1990-05-17"
+
+
+@pytest.mark.parametrize(
+    ("step", "text", "slot"),
+    [
+        (1, "이름 꼭 말해야 돼요?", "name"),
+        (1, "이름은 왜요", "name"),
+        (4, "배송은 언제 와요?", "address"),
+        (4, "주소 꼭 말해야 하나요", "address"),
+    ],
+)
+def test_a_question_or_a_remark_about_the_slot_is_not_its_value(
+    engine: Engine, step: int, text: str, slot: str
+) -> None:
+    session = card(engine)
+    answers = ["체크카드요", "김민수입니다", "1990년 5월 17일이요", "010-1234-5678"]
+    for answer in answers[:step]:
+        session.send(answer)
+    before = info_slots(session)
+    reply = session.send(text)
+    assert slot not in info_slots(session)
+    assert info_slots(session) == before
+    assert reply.current_node == ("ask_name" if slot == "name" else "ask_address")
+
+
+def test_a_label_before_the_value_is_dropped(engine: Engine) -> None:
+    session = card(engine)
+    for text in ("체크카드요", "김민수입니다", "1990년 5월 17일이요", "010-1234-5678"):
+        session.send(text)
+    session.send("주소 부산시 해운대구 센텀중앙로 55")
+    assert info_slots(session)["address"] == "부산시 해운대구 센텀중앙로 55"
+
+
+def test_the_listeners_own_call_sign_is_never_the_observers(engine: Engine) -> None:
+    session = engine.start("call_for_fire")
+    session.send("Hammer 6, grid 1100 2500, over")
+    assert "observer_callsign" not in info_slots(session)
+    session.send("Hammer 6, Eagle 2-4, over")
+    assert info_slots(session)["observer_callsign"] == "Eagle 2-4"
+
+
+NOTE_GRAPH = make_graph(
+    [
+        {
+            "id": "pain",
+            "description": "Ask about the pain.",
+            "collect_slots": ["pain_note"],
+            "next_nodes": [
+                {
+                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "better"},
+                    "target": "done",
+                },
+                {"condition": {"field": "slots.pain_note", "operator": "exists"}, "target": "done"},
+            ],
+        },
+        {
+            "id": "done",
+            "description": "Done.",
+            "terminal": True,
+            "responses": {"default": "Noted."},
+        },
+    ],
+    language="ko",
+    slots={"pain_note": {"type": "text", "prompt": "어디가 아프세요?"}},
+    intents={"better": {"keywords": ["괜찮아졌", "나았"]}},
+)
+
+
+@pytest.mark.parametrize("text", ["이제 괜찮아졌어요", "다 나았어"])
+def test_an_answer_the_node_reads_as_its_own_intent_is_not_also_a_note(
+    engine: Engine, text: str
+) -> None:
+    session = engine.start(NOTE_GRAPH)
+    assert session.send(text).current_node == "done"
+    assert "pain_note" not in info_slots(session)
+
+
+def test_a_free_answer_is_still_a_note(engine: Engine) -> None:
+    session = engine.start(NOTE_GRAPH)
+    session.send("무릎이 쑤셔요")
+    assert info_slots(session)["pain_note"] == "무릎이 쑤셔요"
+
+
+CONFIRM_GRAPH = make_graph(
+    [
+        {
+            "id": "confirm",
+            "description": "Confirm the order.",
+            "accept_slots": ["size"],
+            "responses": {"default": "A {size} coffee. Shall I place it?"},
+            "next_nodes": [
+                {
+                    "condition": {"field": "nlu.entities.size", "operator": "exists"},
+                    "target": "confirm",
+                },
+                {
+                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
+                    "target": "placed",
+                },
+            ],
+        },
+        {
+            "id": "placed",
+            "description": "Placed.",
+            "terminal": True,
+            "responses": {"default": "Placed."},
+        },
+        {
+            "id": "cancelled",
+            "description": "Cancelled.",
+            "terminal": True,
+            "responses": {"default": "Cancelled."},
+        },
+    ],
+    slots={"size": {"type": "enum", "values": ["small", "large"]}},
+    global_transitions=[
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "goodbye"},
+            "target": "cancelled",
+            "reason": "cancelled",
+        }
+    ],
+)
+
+
+def confirm(engine: Engine) -> Session:
+    session = engine.start(CONFIRM_GRAPH)
+    session.send("small")
+    return session
+
+
+@pytest.mark.parametrize(
+    "text", ["no wait, make that large", "No, I meant large", "not small but large"]
+)
+def test_a_correction_replaces_the_slot_and_is_read_back(engine: Engine, text: str) -> None:
+    session = confirm(engine)
+    reply = session.send(text)
+    assert reply.current_node == "confirm"
+    assert info_slots(session)["size"] == "large"
+    assert "A large coffee" in reply.response
+
+
+@pytest.mark.parametrize("text", ["yes please", "sure, go ahead", "yeah that's right"])
+def test_confirmation_forms_confirm(engine: Engine, text: str) -> None:
+    assert confirm(engine).send(text).current_node == "placed"
+
+
+def test_thanks_and_goodbye_at_a_confirmation_is_asked_about_once(engine: Engine) -> None:
+    session = confirm(engine)
+    reply = session.send("thanks, bye")
+    assert reply.current_node == "confirm" and not reply.session_complete
+    assert "goodbye" in reply.response
+    assert session.send("goodbye").current_node == "cancelled"
+
+
+def test_a_plain_goodbye_at_a_confirmation_cancels(engine: Engine) -> None:
+    assert confirm(engine).send("goodbye").current_node == "cancelled"
+
+
+def test_a_turn_that_falls_back_writes_no_slot(engine: Engine) -> None:
+    graph = make_graph(
+        [
+            {
+                "id": "ask",
+                "description": "Ask.",
+                "accept_slots": ["size"],
+                "next_nodes": [
+                    {
+                        "condition": {
+                            "field": "nlu.intent",
+                            "operator": "equals",
+                            "value": "affirm",
+                        },
+                        "target": "end",
+                    }
+                ],
+            },
+            {"id": "end", "description": "End.", "terminal": True},
+        ],
+        slots={"size": {"type": "enum", "values": ["small", "large"]}},
+    )
+    session = engine.start(graph)
+    reply = session.send("large is what my friend had")
+    assert reply.current_node == "ask"
+    assert "size" not in info_slots(session)
+
+
+def test_plausible_birth_dates() -> None:
+    today = date(2026, 11, 23)
+    assert plausible_birth_date("1990-05-17", today)
+    assert not plausible_birth_date("2026-11-23", today)
+    assert not plausible_birth_date("2026-11-24", today)
+    assert not plausible_birth_date("1850-01-01", today)
+    assert not plausible_birth_date("not a date", today)
+
+
+def test_admit_by_type() -> None:
+    name = Slot(type="text", pattern=r"(?P<value>\w+)")
+    sign = Slot(type="pattern", pattern=r"(?P<value>[a-z]+ \d)")
+    assert slot_labels("birth_date") and slot_labels("observer_callsign")
+    assert admit("name", name, "이름", question=False, asked=True) is None
+    assert admit("name", name, "김민수", question=False, asked=True) == "김민수"
+    assert admit("name", name, "김민수", question=True, asked=True) is None
+    own = ["You are Hammer 6, the fire direction center."]
+    assert admit("callsign", sign, "Hammer 6", question=False, asked=True, own=own) is None
+    assert admit("callsign", sign, "Eagle 2", question=False, asked=True, own=own) == "Eagle 2"
+    enum = Slot(type="enum", values=["a"])
+    assert admit("x", enum, "a", question=True, asked=False) == "a"
+    assert admit("x", Slot(type="date"), "2026-01-01", question=True, asked=False) is None
