@@ -29,14 +29,14 @@ from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
 from dialogkit.nlg import phrases
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
 from dialogkit.nlg.dedupe import said_before
+from dialogkit.nlu.acts import is_question
 from dialogkit.nlu.base import NLUProvider, NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
-from dialogkit.nlu.acts import is_question
 from dialogkit.nlu.discipline import admit
 from dialogkit.nlu.entities import INVALID, is_open, validate
 from dialogkit.nlu.morphology import keyword_in
-from dialogkit.nlu.rules import normalize
 from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu.rules import normalize
 from dialogkit.scenario.conditions import evaluate, iter_conditions
 from dialogkit.scenario.model import Intent, Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
@@ -179,7 +179,12 @@ class Turn:
         """Whether "감사합니다, 수고하세요" / "thanks, bye" at a yes/no confirmation would end the
         session: a thank-you with a goodbye may close a finished task or abandon this one, so
         the engine asks once before cancelling (the next goodbye ends the session)."""
-        if move.kind != "goto" or self._nlu.intent != "goodbye" or node.collect_slots or node.terminal:
+        if (
+            move.kind != "goto"
+            or self._nlu.intent != "goodbye"
+            or node.collect_slots
+            or node.terminal
+        ):
             return False
         if not self.scenario.node(move.target).terminal or "affirm" not in self._node_intents(node):
             return False

@@ -135,10 +135,9 @@ def correction(text: str) -> str | None:
     A no followed by a new answer ("아니요, 1991년이에요") is a correction too: the answer
     is what follows the no.
     """
-    last = None
-    for last in _CORRECTION.finditer(text):
-        pass
-    if last is not None:
+    matches = list(_CORRECTION.finditer(text))
+    if matches:
+        last = matches[-1]
         payload = text[last.end() :].strip(" ,.:、。")
         return payload if re.search(r"\w", payload) else None
     act = leading_act(text)
@@ -156,7 +155,22 @@ _NEGATIVE = re.compile(
 )
 _POSITIVE_TOKENS: Final = frozenset(
     _normal(word)
-    for word in ("네", "예", "응", "넹", "넵", "ㅇㅇ", "yes", "yeah", "yep", "yup", "true", "はい", "うん", "ええ")
+    for word in (
+        "네",
+        "예",
+        "응",
+        "넹",
+        "넵",
+        "ㅇㅇ",
+        "yes",
+        "yeah",
+        "yep",
+        "yup",
+        "true",
+        "はい",
+        "うん",
+        "ええ",
+    )
 )
 
 

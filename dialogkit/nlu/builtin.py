@@ -203,7 +203,15 @@ BUILTIN_INTENTS: Final[dict[str, Intent]] = {
             "how does this work",
             "i need help",
         ],
-        keywords=["도와주", "도와주세요", "도와줘", "도움말", "ヘルプ", "help", "how does this work"],
+        keywords=[
+            "도와주",
+            "도와주세요",
+            "도와줘",
+            "도움말",
+            "ヘルプ",
+            "help",
+            "how does this work",
+        ],
     ),
     "repeat": Intent(
         description="The user asks the bot to say its last message again.",

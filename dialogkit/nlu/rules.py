@@ -12,8 +12,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Final
 
-from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
+from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.discipline import is_identifier, is_own_value
 from dialogkit.nlu.entities import INVALID, extract
 from dialogkit.nlu.morphology import keyword_in
