@@ -35,6 +35,42 @@ SLOT_LABELS: Final[dict[str, tuple[str, ...]]] = {
 """Label words by the name parts of a slot (``birth_date`` -> birth, ``observer_callsign`` ->
 callsign): a value that contains one is talking about the slot, not filling it."""
 
+SELF_REFERENCES: Final = frozenset(
+    {
+        "저",
+        "저는",
+        "전",
+        "제가",
+        "제",
+        "나",
+        "나는",
+        "난",
+        "내가",
+        "저요",
+        "i",
+        "me",
+        "my",
+        "i m",
+        "私",
+        "僕",
+        "わたし",
+        "ぼく",
+        "俺",
+    }
+)
+"""Words a speaker uses for themself: never a name or an identifier."""
+
+_META = re.compile(
+    r"말해야|말씀해야|말씀드려야|알려\s*(?:줘|주)야|말하기\s*싫|알려\s*주기\s*싫|싫어|싫은데|"
+    r"왜\s|꼭\s|필요해|필요한가|모르겠|안\s*알려|do i have to|why|must i|言わないと|必要ですか"
+)
+"""A remark about giving the value ("이름 꼭 말해야 돼요", "주소는 왜요")."""
+
+_ADDRESS_UNIT = re.compile(
+    r"[가-힣]+(?:시|도|구|군|동|읍|면|리|로|길)(?:\s|$)|[都道府県市区町村]|丁目|番地|\b(?:street|st|avenue|ave|road|rd)\b",
+    re.IGNORECASE,
+)
+
 MAX_AGE_YEARS: Final = 130
 _WORD = re.compile(r"[a-z]+|[^\W\d_a-z]+", re.IGNORECASE)
 _SPACES = re.compile(r"[\s\-_.,]+")
@@ -65,6 +101,17 @@ def is_own_value(value: Any, own: Iterable[str]) -> bool:
     return any(pattern.search(_squash(text)) for text in own if text)
 
 
+def is_self_reference(value: Any) -> bool:
+    """Whether ``value`` is a word the speaker uses for themself ("저는", "I")."""
+    return isinstance(value, str) and _squash(value) in SELF_REFERENCES
+
+
+def plausible_address(value: str) -> bool:
+    """An address has a number or at least two place units ("서울시 강남구 역삼동"): "회사로
+    보내 주세요" is a request, not an address."""
+    return bool(re.search(r"\d", value)) or len(_ADDRESS_UNIT.findall(value)) >= 2
+
+
 def plausible_birth_date(value: Any, today: date) -> bool:
     """A birth date is in the past and at most ``MAX_AGE_YEARS`` ago."""
     try:
@@ -82,7 +129,8 @@ def _without_label(value: str, labels: tuple[str, ...]) -> str | None:
         return value
     for label in labels:
         match = re.match(
-            rf"^\s*(?:제|내|my|the)?\s*{re.escape(label)}(?:은|는|이|가|을|를|:|is)?\s*",
+            rf"^\s*(?:[가-힣]{{1,3}}\s+|my\s+|the\s+)?{re.escape(label)}"
+            rf"(?:은|는|이|가|을|를|요|:|\s+is)?[\s?？:,.]*",
             value,
             re.IGNORECASE,
         )
@@ -115,11 +163,15 @@ def admit(
     labels = slot_labels(name)
     if isinstance(value, str) and slot.type in {"text", "pattern"}:
         kept = _without_label(value, labels)
-        if kept is None:
+        if kept is None or (kept != value and _META.search(value.lower())):
             return None
         value = kept
-        if is_identifier(slot) and is_own_value(value, own):
+        if is_identifier(slot) and (is_own_value(value, own) or is_self_reference(value)):
             return None
+        if "주소" in labels and not plausible_address(value):
+            return None
+    if slot.type == "phone" and not 9 <= len(re.sub(r"\D", "", str(value))) <= 15:
+        return None
     if slot.type == "date" and "생년월일" in labels:
         return value if plausible_birth_date(value, today or date.today()) else None
     return value

@@ -14,7 +14,12 @@ from typing import Any, Final
 
 from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
 from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.discipline import is_identifier, is_own_value
+from dialogkit.nlu.discipline import (
+    is_identifier,
+    is_own_value,
+    is_self_reference,
+    slot_labels,
+)
 from dialogkit.nlu.entities import INVALID, extract
 from dialogkit.nlu.morphology import keyword_in
 from dialogkit.nlu.result import NLUResult
@@ -42,6 +47,7 @@ DIALOGUE_ACTS: Final = {
     "repeat": "request_repeat",
     "thanks": "thanks",
 }
+_PARTICLE = re.compile(r"^(?:은|는|이|가|을|를|요|\s+is)?[\s?？:,.]*")
 SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
 """A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
 _STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
@@ -167,17 +173,29 @@ class RuleNLU:
 
 
 def _extract_not_own(request: NLURequest, name: str, slot: Slot, text: str, expected: bool) -> Any:
-    """The slot's value, skipping a phrase the bot holds for itself: in "Hammer 6, Eagle 2-4"
-    the FDC's own call sign is passed over and the observer's is read."""
+    """The slot's value, reading past phrases that cannot be it: the FDC's own call sign in
+    "Hammer 6, Eagle 2-4", the speaker's "저는" in "저는 박서준이에요", the label in "성함요?
+    김철수요"."""
     value = extract(slot, text, expected=expected)
-    if value is INVALID or not isinstance(value, str) or not is_identifier(slot):
+    if not is_identifier(slot):
         return value
     own = own_phrases(request, name)
-    if not is_own_value(value, own):
-        return value
-    rest = re.sub(re.escape(value), " ", text, count=1, flags=re.IGNORECASE)
-    value = extract(slot, rest.lstrip(" ,.;:-"), expected=expected)
-    return INVALID if value is INVALID or is_own_value(value, own) else value
+    labels = slot_labels(name)
+    for _attempt in range(2):
+        if value is INVALID or not isinstance(value, str):
+            return value
+        label = next((label for label in labels if label in value.lower()), None)
+        if label is not None:
+            # Read what follows the label: "성함요? 김철수요", "집 주소 서울시 …".
+            text = text[text.lower().index(label) + len(label) :]
+            text = _PARTICLE.sub("", text)
+        elif is_own_value(value, own) or is_self_reference(value):
+            rest = re.sub(re.escape(value), " ", text, count=1, flags=re.IGNORECASE)
+            text = rest.lstrip(" ,.;:-")
+        else:
+            return value
+        value = extract(slot, text, expected=expected)
+    return INVALID
 
 
 def own_phrases(request: NLURequest, name: str) -> tuple[str, ...]:

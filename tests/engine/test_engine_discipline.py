@@ -241,3 +241,20 @@ def test_admit_by_type() -> None:
     enum = Slot(type="enum", values=["a"])
     assert admit("x", enum, "a", question=True, asked=False) == "a"
     assert admit("x", Slot(type="date"), "2026-01-01", question=True, asked=False) is None
+
+
+def test_admit_refuses_pronouns_meta_remarks_and_implausible_values() -> None:
+    name = Slot(type="text", pattern=r"(?P<value>\w+)")
+    address = Slot(type="text", pattern=r"(?P<value>.+)")
+    assert admit("name", name, "저는", question=False, asked=True) is None
+    assert admit("name", name, "I", question=False, asked=True) is None
+    assert admit("address", address, "회사로 보내 주세", question=False, asked=True) is None
+    assert admit("address", address, "주소는 왜 알려 줘야 돼요", question=False, asked=True) is None
+    assert (
+        admit("address", address, "서울시 강남구 역삼동", question=False, asked=True)
+        == "서울시 강남구 역삼동"
+    )
+    assert admit("address", address, "東京都渋谷区神南1-2", question=False, asked=True)
+    phone = Slot(type="phone")
+    assert admit("phone", phone, "0101234", question=False, asked=True) is None
+    assert admit("phone", phone, "010-1234-5678", question=False, asked=True) == "010-1234-5678"
