@@ -258,3 +258,134 @@ def test_admit_refuses_pronouns_meta_remarks_and_implausible_values() -> None:
     phone = Slot(type="phone")
     assert admit("phone", phone, "0101234", question=False, asked=True) is None
     assert admit("phone", phone, "010-1234-5678", question=False, asked=True) == "010-1234-5678"
+
+
+def medication_graph(language: str, size_values: list[str]) -> dict[str, Any]:
+    """Ask a yes/no question, then confirm a size that a correction may change."""
+    return make_graph(
+        [
+            {
+                "id": "ask",
+                "description": "Ask about the medicine.",
+                "collect_slots": ["took"],
+                "default_next": "size",
+            },
+            {
+                "id": "size",
+                "description": "Ask the size.",
+                "collect_slots": ["size"],
+                "default_next": "confirm",
+            },
+            {
+                "id": "confirm",
+                "description": "Confirm.",
+                "accept_slots": ["size"],
+                "responses": {"default": "[{size}]?"},
+                "next_nodes": [
+                    {
+                        "condition": {"field": "nlu.entities.size", "operator": "exists"},
+                        "target": "confirm",
+                    },
+                    {
+                        "condition": {
+                            "field": "nlu.intent",
+                            "operator": "equals",
+                            "value": "affirm",
+                        },
+                        "target": "done",
+                    },
+                    {
+                        "condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"},
+                        "target": "size",
+                        "clear_slots": ["size"],
+                    },
+                ],
+            },
+            {"id": "done", "description": "Done.", "terminal": True},
+        ],
+        language=language,
+        slots={
+            "took": {"type": "boolean", "prompt": "?"},
+            "size": {"type": "enum", "values": size_values, "prompt": "?"},
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "sizes", "answers", "took", "final"),
+    [
+        (
+            "ja",
+            ["スモール", "ラージ"],
+            [
+                "飲んでないです",
+                "ラージ",
+                "いや、ラージじゃなくてスモール",
+                "はい、それでお願いします",
+            ],
+            False,
+            "スモール",
+        ),
+        (
+            "ja",
+            ["スモール", "ラージ"],
+            ["はい、飲みました", "スモール", "うん、そうです"],
+            True,
+            "スモール",
+        ),
+        (
+            "ja",
+            ["スモール", "ラージ"],
+            ["忘れました", "スモール", "ええ、お願いします"],
+            False,
+            "スモール",
+        ),
+        (
+            "en",
+            ["small", "large"],
+            ["I forgot", "large", "no wait, make that small", "yes please"],
+            False,
+            "small",
+        ),
+        ("en", ["small", "large"], ["yes I did", "small", "yeah that's right"], True, "small"),
+        ("en", ["small", "large"], ["haven't yet", "small", "sure, go ahead"], False, "small"),
+        (
+            "ko",
+            ["작은 거", "큰 거"],
+            ["까먹었어요", "큰 거", "아니 큰 거 말고 작은 거", "네 그걸로 할게요"],
+            False,
+            "작은 거",
+        ),
+        ("ko", ["작은 거", "큰 거"], ["네 먹었어요", "작은 거", "ㅇㅇ 맞아요"], True, "작은 거"),
+        (
+            "ko",
+            ["작은 거", "큰 거"],
+            ["밥은 먹었는데 약은 깜빡했어", "작은 거", "예 그렇게 해 주세요"],
+            False,
+            "작은 거",
+        ),
+    ],
+)
+def test_negation_corrections_and_confirmations_in_each_language(
+    engine: Engine,
+    language: str,
+    sizes: list[str],
+    answers: list[str],
+    took: bool,
+    final: str,
+) -> None:
+    session = engine.start(medication_graph(language, sizes))
+    replies = [session.send(answer) for answer in answers]
+    assert replies[-1].current_node == "done"
+    assert info_slots(session) == {"took": took, "size": final}
+    if len(answers) == 4:
+        assert replies[2].current_node == "confirm" and f"[{final}]" in replies[2].response
+
+
+@pytest.mark.parametrize("text", ["いいえ、違います", "nope", "아뇨 틀렸어요"])
+def test_a_no_at_the_confirmation_asks_again(engine: Engine, text: str) -> None:
+    session = engine.start(medication_graph("en", ["small", "large"]))
+    session.send("yes")
+    session.send("small")
+    assert session.send(text).current_node == "size"
+    assert "size" not in info_slots(session)
