@@ -24,6 +24,8 @@ LEADING_ACT_SCORE: Final = 0.7
 _STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
 _OPENERS: Final = ("아", "어", "음", "저", "그게", "well", "oh", "um", "uh", "えっと", "あの", "あ")
 _REPEATED = re.compile(r"^(네|응|예|넹|no)(?:\s?\1)+(?=\s|$)")
+_TEXTING_YO = re.compile(r"(?<=[\uac00-\ud7a3])여(?=\s|$)")
+"""Texting spells the polite ending -요 as -여 ("맞아여", "좋아여")."""
 _SPACED_SCRIPT = re.compile(r"[a-z0-9\uac00-\ud7a3\u1100-\u11ff\u3131-\u318e]")
 
 
@@ -67,7 +69,7 @@ class LeadingAct:
 def leading_act(text: str) -> LeadingAct | None:
     """``affirm`` or ``deny`` when the utterance opens with one ("네 그걸로 할게요", "nope",
     "いいえ、違います"); None otherwise."""
-    normal = _REPEATED.sub(r"\1", _normal(text))
+    normal = _REPEATED.sub(r"\1", _TEXTING_YO.sub("요", _normal(text)))
     opener = _consume(normal, _OPENERS)
     if opener is not None and opener[1]:
         normal = opener[1]
@@ -128,6 +130,13 @@ _CORRECTION = re.compile(
 )
 
 
+_NEGATED_TAIL = re.compile(
+    r"\s*,\s*(?:not|never)\s+[^,.]+[.!]?\s*$|[,\s]+[^\s,]+\s*(?:말고|아니고|아니라)요?[.!]?\s*$|"
+    r"[、,\s]*[^\s、,]+(?:じゃなくて|ではなくて|じゃなく|ではなく)[。.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
 def correction(text: str) -> str | None:
     """What a correction says instead ("아니 제 말은 신용카드요" -> "신용카드요",
     "no wait, make that 2000" -> "2000"); None when the utterance is not a correction.
@@ -139,7 +148,16 @@ def correction(text: str) -> str | None:
     if matches:
         last = matches[-1]
         payload = text[last.end() :].strip(" ,.:、。")
+        if re.search(r"\w", payload):
+            return payload
+    tail = _NEGATED_TAIL.search(text)
+    if tail is not None:
+        # The answer comes first and the rejected value last: "large, not small",
+        # "신용카드요, 체크카드 말고", "スモール、ラージじゃなくて".
+        payload = text[: tail.start()].strip(" ,.:、。")
         return payload if re.search(r"\w", payload) else None
+    if matches:
+        return None
     act = leading_act(text)
     if act is not None and act.act == "deny" and not act.whole and act.rest:
         return act.rest

@@ -45,6 +45,8 @@ def analyse(
     [
         "네 그걸로 할게요",
         "넹",
+        "넴",
+        "맞아여",
         "ㅇㅇ",
         "예 그렇게 해 주세요",
         "응응 맞아",
@@ -70,6 +72,8 @@ def test_confirmation_forms_with_trailing_words_are_affirm(text: str) -> None:
         "아니요",
         "아뇨 됐어요",
         "ㄴㄴ",
+        "아냐",
+        "아니 별로",
         "아니 괜찮아요",
         "아니 됐어요",
         "nope",
@@ -215,13 +219,18 @@ def test_a_yes_needs_a_yes_word(text: str) -> None:
         ("いや、5時じゃなくて6時", "6時"),
         ("田中じゃなくて山田です", "山田です"),
         ("아니요, 신용카드요", "신용카드요"),
+        ("large, not small", "large"),
+        ("신용카드요, 체크카드 말고", "신용카드요"),
+        ("スモール、ラージじゃなくて", "スモール"),
     ],
 )
 def test_a_correction_says_what_it_means_instead(text: str, payload: str) -> None:
     assert correction(text) == payload
 
 
-@pytest.mark.parametrize("text", ["네 맞아요", "아니요", "신용카드요", "yes", "いいえ"])
+@pytest.mark.parametrize(
+    "text", ["네 맞아요", "아니요", "신용카드요", "yes", "いいえ", "the one not on sale"]
+)
 def test_plain_answers_are_not_corrections(text: str) -> None:
     assert correction(text) is None
 
