@@ -92,9 +92,12 @@ _KO_QUESTION_END = re.compile(
     r"(?:까요|(?<!아)까|니까|[은는]가요|[은는]지요|[하되있없오갔했됐았었였]나요|[가-힣]냐|인가|는지)\s*$"
 )
 _KO_QUESTION_WORD = re.compile(
-    r"(?:^|\s)(?:언제|어디(?!든|서나)|무엇|왜|어떻게(?!든)|누가|누구|무슨|어느|"
+    r"(?:^|\s)(?:언제(?!부턴가|부터인가|든|나|가|인가)|어디(?!든|서나|선가|인가|론가|가)|"
+    r"무엇(?!이든|인가)|왜(?!인지|냐하면|냐면|그런지)|어떻게(?!든)|누가|누구(?!든|나|인가)|무슨|어느|"
     r"뭐(?:예요|에요|야|지|죠|가|를|라고|하|해|냐)|뭔가요|뭘|얼마(?:나|예요|에요|죠))"
 )
+_KO_NOT_KNOWING = re.compile(r"모르겠|몰라|모름|모르고")
+""""왜 그런지 모르겠어요" says the speaker does not know: a statement."""
 _KO_ASKING_END = re.compile(r"(?:요|까|나|니|냐|지|죠|야|래|데|가)\s*$")
 _EN_QUESTION = re.compile(
     r"^(?:(?:what|when|where|why|how|who|which)(?:\s+\S+){0,3}?\s+"
@@ -114,7 +117,11 @@ def is_question(text: str) -> bool:
         return False
     if _KO_QUESTION_END.search(normal):
         return True
-    if _KO_QUESTION_WORD.search(normal) and _KO_ASKING_END.search(normal):
+    if (
+        _KO_QUESTION_WORD.search(normal)
+        and _KO_ASKING_END.search(normal)
+        and not _KO_NOT_KNOWING.search(normal)
+    ):
         return True
     return bool(_EN_QUESTION.search(normal) or _JA_QUESTION.search(normal))
 

@@ -269,7 +269,17 @@ def test_questions_are_recognised(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["뭐 그냥 그래요", "몇 번 깼어", "아까 먹었어", "when ready, over", "have a good day"]
+    "text",
+    [
+        "뭐 그냥 그래요",
+        "몇 번 깼어",
+        "아까 먹었어",
+        "왜 그런지 모르겠어요",
+        "언제부턴가 허리가 아파요",
+        "어디선가 소리가 나서 깼어요",
+        "when ready, over",
+        "have a good day",
+    ],
 )
 def test_statements_are_not_questions(text: str) -> None:
     assert not is_question(text)
