@@ -21,7 +21,7 @@ from dialogkit.nlu.discipline import (
     slot_labels,
 )
 from dialogkit.nlu.entities import INVALID, extract
-from dialogkit.nlu.morphology import keyword_in
+from dialogkit.nlu.morphology import keyword_in, stem
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
@@ -88,7 +88,8 @@ def score_intent(intent: Intent, text: str) -> float:
     for keyword in intent.keywords:
         needle = normalize(keyword)
         if needle and keyword_in(lowered, needle):
-            best = max(best, KEYWORD_SCORE + min(len(needle), 10) / 100)
+            # A longer keyword is more specific; a stemmed one is as specific as its stem.
+            best = max(best, KEYWORD_SCORE + min(len(stem(needle)), 10) / 100)
     for example in intent.examples:
         if normalize(example) == lowered:
             return 1.0
