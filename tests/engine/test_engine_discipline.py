@@ -13,6 +13,23 @@ from dialogkit.nlu.discipline import admit, plausible_birth_date, slot_labels
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 
+
+def when(field: str, operator: str, value: Any = None, **rest: Any) -> dict[str, Any]:
+    """A transition on one condition."""
+    condition = {"field": field, "operator": operator}
+    if value is not None:
+        condition["value"] = value
+    return {"condition": condition, **rest}
+
+
+def end(node_id: str, reply: str = "") -> dict[str, Any]:
+    """A terminal node."""
+    node: dict[str, Any] = {"id": node_id, "description": node_id, "terminal": True}
+    if reply:
+        node["responses"] = {"default": reply}
+    return node
+
+
 USER = {"date_time": "2026-11-23T10:00:00+09:00", "timezone": "Asia/Seoul"}
 
 
@@ -80,19 +97,11 @@ NOTE_GRAPH = make_graph(
             "description": "Ask about the pain.",
             "collect_slots": ["pain_note"],
             "next_nodes": [
-                {
-                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "better"},
-                    "target": "done",
-                },
-                {"condition": {"field": "slots.pain_note", "operator": "exists"}, "target": "done"},
+                when("nlu.intent", "equals", "better", target="done"),
+                when("slots.pain_note", "exists", target="done"),
             ],
         },
-        {
-            "id": "done",
-            "description": "Done.",
-            "terminal": True,
-            "responses": {"default": "Noted."},
-        },
+        end("done", "Noted."),
     ],
     language="ko",
     slots={"pain_note": {"type": "text", "prompt": "어디가 아프세요?"}},
@@ -123,36 +132,16 @@ CONFIRM_GRAPH = make_graph(
             "accept_slots": ["size"],
             "responses": {"default": "A {size} coffee. Shall I place it?"},
             "next_nodes": [
-                {
-                    "condition": {"field": "nlu.entities.size", "operator": "exists"},
-                    "target": "confirm",
-                },
-                {
-                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
-                    "target": "placed",
-                },
+                when("nlu.entities.size", "exists", target="confirm"),
+                when("nlu.intent", "equals", "affirm", target="placed"),
             ],
         },
-        {
-            "id": "placed",
-            "description": "Placed.",
-            "terminal": True,
-            "responses": {"default": "Placed."},
-        },
-        {
-            "id": "cancelled",
-            "description": "Cancelled.",
-            "terminal": True,
-            "responses": {"default": "Cancelled."},
-        },
+        end("placed", "Placed."),
+        end("cancelled", "Cancelled."),
     ],
     slots={"size": {"type": "enum", "values": ["small", "large"]}},
     global_transitions=[
-        {
-            "condition": {"field": "nlu.intent", "operator": "equals", "value": "goodbye"},
-            "target": "cancelled",
-            "reason": "cancelled",
-        }
+        when("nlu.intent", "equals", "goodbye", target="cancelled", reason="cancelled")
     ],
 )
 
@@ -209,7 +198,7 @@ def test_a_turn_that_falls_back_writes_no_slot(engine: Engine) -> None:
                     }
                 ],
             },
-            {"id": "end", "description": "End.", "terminal": True},
+            end("end"),
         ],
         slots={"size": {"type": "enum", "values": ["small", "large"]}},
     )
@@ -282,10 +271,7 @@ def medication_graph(language: str, size_values: list[str]) -> dict[str, Any]:
                 "accept_slots": ["size"],
                 "responses": {"default": "[{size}]?"},
                 "next_nodes": [
-                    {
-                        "condition": {"field": "nlu.entities.size", "operator": "exists"},
-                        "target": "confirm",
-                    },
+                    when("nlu.entities.size", "exists", target="confirm"),
                     {
                         "condition": {
                             "field": "nlu.intent",
@@ -294,14 +280,10 @@ def medication_graph(language: str, size_values: list[str]) -> dict[str, Any]:
                         },
                         "target": "done",
                     },
-                    {
-                        "condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"},
-                        "target": "size",
-                        "clear_slots": ["size"],
-                    },
+                    when("nlu.intent", "equals", "deny", target="size", clear_slots=["size"]),
                 ],
             },
-            {"id": "done", "description": "Done.", "terminal": True},
+            end("done"),
         ],
         language=language,
         slots={
