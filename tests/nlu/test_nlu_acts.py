@@ -60,6 +60,8 @@ def analyse(
         "うん、そうです",
         "ええ、それでお願いします",
         "そうです",
+        "それで結構です",
+        "that works",
     ],
 )
 def test_confirmation_forms_with_trailing_words_are_affirm(text: str) -> None:
@@ -82,6 +84,9 @@ def test_confirmation_forms_with_trailing_words_are_affirm(text: str) -> None:
         "nah",
         "いいえ",
         "いや、結構です",
+        "結構です",
+        "もういいです",
+        "maybe later",
         "違います",
         "ううん、違う",
     ],
@@ -104,6 +109,7 @@ def test_denial_forms_are_deny(text: str) -> None:
         "失礼します",
         "それでは失礼します",
         "じゃあね",
+        "また今度にします",
     ],
 )
 def test_leave_taking_forms_are_goodbye(text: str) -> None:
