@@ -353,6 +353,7 @@ LEAD_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "correct",
         "right",
         "absolutely",
+        "of course",
         "definitely",
         "affirmative",
         "はい",

@@ -272,14 +272,16 @@ class RuleNLU:
             value = _extract_not_own(request, name, slot, content, expected)
             if value is not INVALID:
                 entities[name] = value
-        if corrected is not None and entities and intent == "deny":
+        # A no that names a new value is a correction; a no that answers a yes/no slot is not.
+        corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
+        if corrects and intent == "deny":
             intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,
             entities=entities,
             confidence=round(confidence if intent else (1.0 if entities else 0.0), 3),
             dialogue_act="correct"
-            if corrected is not None and entities
+            if corrects
             else self._dialogue_act(question, intent, bool(entities)),
             source="rules",
         )

@@ -301,3 +301,13 @@ def test_a_bare_yes_or_thank_you_is_not_a_text_answer() -> None:
     note = Slot(type="text")
     for text in ("네 감사합니다", "고마워요", "thanks"):
         assert analyse(text, slots={"note": note}, expected="note").entities == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("nah I skipped it today", False), ("아니 아직 안 먹었어", False), ("いや、まだ", False)],
+)
+def test_a_no_that_answers_a_yes_no_slot_stays_a_no(text: str, value: bool) -> None:
+    result = analyse(text, slots={"took": TOOK}, expected="took")
+    assert result.entities == {"took": value}
+    assert result.intent == "deny" and result.dialogue_act == "deny"
