@@ -7,10 +7,14 @@ refused when:
 - the utterance is a question: it fills no free-text slot, and no slot the node did not ask
   for (except an enum value, which is said on purpose: "신용카드로 바꿀 수 있나요?");
 - a name, an address or another identifier is a remark about the slot itself: it contains
-  the slot's own label word ("이름 꼭 말해야 돼요?" is not a name);
+  the slot's own label word ("이름 꼭 말해야 돼요?" is not a name; a label in front of a value
+  is dropped: "주소 부산시 …");
 - an identifier is the bot's own (the persona's call sign, a value held in the context or in
   another slot): "Hammer 6, this is Eagle 2-4" gives the observer's call sign, not Hammer 6;
-- a birth date is not a plausible birth date (in the past, at most 130 years ago).
+  nor is it the speaker's word for themself ("저는", "I");
+- the value is implausible for its kind: a birth date not in the past or more than 130 years
+  ago, an address with neither a number nor two place units ("회사로 보내 주세요"), a phone
+  number outside 9 to 15 digits.
 
 The functions are pure: the engine applies them to every provider's entities.
 """
@@ -82,6 +86,19 @@ def slot_labels(name: str) -> tuple[str, ...]:
     return tuple(label for part in sorted(parts) for label in SLOT_LABELS.get(part, ()))
 
 
+def label_in(value: str, labels: Iterable[str]) -> str | None:
+    """The first label said in ``value`` (a Latin label as a whole word: "name" is not in
+    "Anamelia")."""
+    lowered = value.lower()
+    for label in labels:
+        if label.isascii():
+            if re.search(rf"(?<![a-z]){re.escape(label)}(?![a-z])", lowered):
+                return label
+        elif label in lowered:
+            return label
+    return None
+
+
 def is_identifier(slot: Slot) -> bool:
     """A slot whose value names something (a pattern value, a text slot read by a pattern)."""
     return slot.type == "pattern" or (slot.type == "text" and bool(slot.pattern))
@@ -124,8 +141,7 @@ def plausible_birth_date(value: Any, today: date) -> bool:
 def _without_label(value: str, labels: tuple[str, ...]) -> str | None:
     """The value once a leading label is dropped ("주소 서울시 강남구..." -> "서울시 강남구..."),
     or None when the value talks about the slot ("이름", "이름 말하기 싫어요")."""
-    lowered = value.lower()
-    if not any(label in lowered for label in labels):
+    if label_in(value, labels) is None:
         return value
     for label in labels:
         match = re.match(
@@ -137,7 +153,7 @@ def _without_label(value: str, labels: tuple[str, ...]) -> str | None:
         if match is None:
             continue
         rest = value[match.end() :].strip()
-        if len(_WORD.findall(rest)) >= 1 and not any(lb in rest.lower() for lb in labels):
+        if _WORD.search(rest) and label_in(rest, labels) is None:
             return rest
     return None
 

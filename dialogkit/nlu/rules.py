@@ -25,6 +25,7 @@ from dialogkit.nlu.discipline import (
     is_identifier,
     is_own_value,
     is_self_reference,
+    label_in,
     slot_labels,
 )
 from dialogkit.nlu.entities import INVALID, extract
@@ -334,7 +335,7 @@ def _extract_not_own(request: NLURequest, name: str, slot: Slot, text: str, expe
     for _attempt in range(2):
         if value is INVALID or not isinstance(value, str):
             return value
-        label = next((label for label in labels if label in value.lower()), None)
+        label = label_in(value, labels)
         if label is not None:
             # Read what follows the label: "성함요? 김철수요", "집 주소 서울시 …".
             text = text[text.lower().index(label) + len(label) :]
