@@ -38,9 +38,8 @@ from dialogkit.nlu.base import NLUProvider, NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
 from dialogkit.nlu.discipline import admit
 from dialogkit.nlu.entities import INVALID, is_open, validate
-from dialogkit.nlu.morphology import keyword_in
+from dialogkit.nlu.morphology import keyword_in, normalize
 from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.rules import normalize
 from dialogkit.scenario.conditions import evaluate, iter_conditions
 from dialogkit.scenario.model import Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario

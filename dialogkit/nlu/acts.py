@@ -9,19 +9,18 @@ works on the normalised text (lower case, NFKC, punctuation turned into spaces).
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from dialogkit.nlu.builtin import ACT_FILLERS, LEAD_WORDS
+from dialogkit.nlu.morphology import normalize
 
 WHOLE_ACT_SCORE: Final = 0.9
 """An utterance that is only a yes or a no (with politeness): as strong as a keyword."""
 LEADING_ACT_SCORE: Final = 0.7
 """A yes or a no that goes on to say more: below any keyword, so the rest decides first."""
 
-_STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
 _OPENERS: Final = ("아", "어", "음", "저", "그게", "well", "oh", "um", "uh", "えっと", "あの", "あ")
 _REPEATED = re.compile(r"^(네|응|예|넹|no)(?:\s?\1)+(?=\s|$)")
 _TEXTING_YO = re.compile(r"(?<=[\uac00-\ud7a3])여(?=\s|$)")
@@ -29,15 +28,13 @@ _TEXTING_YO = re.compile(r"(?<=[\uac00-\ud7a3])여(?=\s|$)")
 _SPACED_SCRIPT = re.compile(r"[a-z0-9\uac00-\ud7a3\u1100-\u11ff\u3131-\u318e]")
 
 
-def _normal(text: str) -> str:
-    return _STRIP.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
-
-
 @lru_cache(maxsize=64)
 def _normal_words(words: tuple[str, ...]) -> tuple[str, ...]:
     """The words normalised like the text (NFKC turns "ㅇㅇ" into conjoining jamo), longest
     first."""
-    return tuple(sorted({_normal(word) for word in words if _normal(word)}, key=len, reverse=True))
+    return tuple(
+        sorted({normalize(word) for word in words if normalize(word)}, key=len, reverse=True)
+    )
 
 
 def _consume(text: str, words: tuple[str, ...]) -> tuple[str, str] | None:
@@ -69,7 +66,7 @@ class LeadingAct:
 def leading_act(text: str) -> LeadingAct | None:
     """``affirm`` or ``deny`` when the utterance opens with one ("네 그걸로 할게요", "nope",
     "いいえ、違います"); None otherwise."""
-    normal = _REPEATED.sub(r"\1", _TEXTING_YO.sub("요", _normal(text)))
+    normal = _REPEATED.sub(r"\1", _TEXTING_YO.sub("요", normalize(text)))
     opener = _consume(normal, _OPENERS)
     if opener is not None and opener[1]:
         normal = opener[1]
@@ -112,7 +109,7 @@ def is_question(text: str) -> bool:
     """Whether the utterance asks something (rather than answering)."""
     if _QUESTION_MARK.search(text.strip()):
         return True
-    normal = _normal(text)
+    normal = normalize(text)
     if not normal:
         return False
     if _KO_QUESTION_END.search(normal):
@@ -179,7 +176,7 @@ _NEGATIVE = re.compile(
     r"ない|なかった|ません|忘れ|いいえ|いや|まだ|違"
 )
 _POSITIVE_TOKENS: Final = frozenset(
-    _normal(word)
+    normalize(word)
     for word in (
         "네",
         "예",
@@ -202,7 +199,7 @@ _POSITIVE_TOKENS: Final = frozenset(
 @lru_cache(maxsize=8192)
 def is_negated(text: str) -> bool:
     """Whether the utterance negates something ("안 만들래요", "didn't", "飲んでない")."""
-    return _NEGATIVE.search(_normal(text)) is not None
+    return _NEGATIVE.search(normalize(text)) is not None
 
 
 def polarity(text: str) -> bool | None:
@@ -211,7 +208,7 @@ def polarity(text: str) -> bool | None:
     not the "네" ending "했네"). None when it gives neither."""
     if is_negated(text):
         return False
-    normal = _normal(text)
+    normal = normalize(text)
     act = leading_act(text)
     if act is not None and act.act == "affirm":
         return True

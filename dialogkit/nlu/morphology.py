@@ -25,6 +25,7 @@ that does not itself express a negation does not match where the utterance negat
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Final
 
@@ -88,6 +89,16 @@ _KO_NEGATED_BEFORE = r"(?<!안 )(?<!못 )(?<!안)(?<!못)"
 _KO_NEGATED_AFTER = r"(?![^\s]*지\s*(?:않|못|마))"
 _JA_NEGATED_AFTER = r"(?![^\s]{0,3}(?:ない|なかっ|ません|ず))"
 _EN_NEGATED_BEFORE = r"(?<!not )(?<!n t )(?<!n't )(?<!never )(?<!no )"
+
+
+_STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
+
+
+@lru_cache(maxsize=8192)
+def normalize(text: str) -> str:
+    """Lower-case, NFKC, punctuation and spaces removed: what keywords, examples and dialogue
+    acts are compared on."""
+    return _STRIP.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
 
 
 def stem(keyword: str) -> str:

@@ -12,7 +12,6 @@ compiled patterns, the intents each node can use) is prepared once per scenario 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,7 +28,7 @@ from dialogkit.nlu.discipline import (
     slot_labels,
 )
 from dialogkit.nlu.entities import INVALID, extract
-from dialogkit.nlu.morphology import keyword_in, stem
+from dialogkit.nlu.morphology import keyword_in, normalize, stem
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
@@ -65,13 +64,6 @@ DIALOGUE_ACTS: Final = {
 _PARTICLE = re.compile(r"^(?:은|는|이|가|을|를|요|\s+is)?[\s?？:,.]*")
 SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
 """A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
-_STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
-
-
-@lru_cache(maxsize=8192)
-def normalize(text: str) -> str:
-    """Lower-case, NFKC, punctuation and spaces removed: what n-grams are taken from."""
-    return _STRIP.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
 
 
 @lru_cache(maxsize=4096)

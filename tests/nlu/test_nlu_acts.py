@@ -10,9 +10,9 @@ from dialogkit.nlu.acts import correction, is_question, leading_act, polarity
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.entities import INVALID, extract
-from dialogkit.nlu.morphology import keyword_in, stem
+from dialogkit.nlu.morphology import keyword_in, normalize, stem
 from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.rules import RuleNLU, normalize
+from dialogkit.nlu.rules import RuleNLU
 from dialogkit.scenario.model import Intent, Slot
 from tests.helpers import make_graph
 
