@@ -702,9 +702,9 @@ def initial_context(language: str, user: dict[str, Any]) -> dict[str, Any]:
     context: dict[str, Any] = {}
     if user:
         context["session_user"] = dict(user)
-    moment = _parse_time(str(user.get("date_time", "")))
-    if moment is not None:
-        hour = moment.hour
+    if _parse_time(str(user.get("date_time", ""))) is not None:
+        # The hour where the user is: "10:00Z" is evening for a user in Asia/Seoul.
+        hour = Frame.of(user).now.hour
         time_of_day = (
             "morning"
             if 5 <= hour < 12

@@ -30,6 +30,7 @@ from dialogkit.nlu.discipline import (
 from dialogkit.nlu.entities import INVALID, extract
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.morphology import keyword_in, normalize, stem
+from dialogkit.nlu.numbers import words_as_digits
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
@@ -338,6 +339,9 @@ def _extract_not_own(
             text = text[text.lower().index(label) + len(label) :]
             text = _PARTICLE.sub("", text)
         elif is_own_value(value, own) or is_self_reference(value):
+            if value.lower() not in text.lower():
+                # The value was read from numbers said in words ("Hammer six").
+                text = words_as_digits(text)
             rest = re.sub(re.escape(value), " ", text, count=1, flags=re.IGNORECASE)
             text = rest.lstrip(" ,.;:-")
         else:

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from dialogkit.engine.turn import initial_context
 from dialogkit.nlu.entities import INVALID, extract
 from dialogkit.nlu.frame import Frame
 from dialogkit.scenario.model import Slot
@@ -270,3 +271,15 @@ def test_a_value_replaced_in_the_same_breath(slot: dict[str, Any], text: str, va
 def test_a_change_by_some_people_is_not_the_party_size(text: str) -> None:
     slot = Slot(type="integer", unit="people")
     assert extract(slot, text, expected=True, frame=FRAME) is INVALID
+
+
+@pytest.mark.parametrize(
+    ("user", "part"),
+    [
+        ({"date_time": "2026-11-23T10:00:00Z", "timezone": "Asia/Seoul"}, "evening"),
+        ({"date_time": "2026-11-23T10:00:00+09:00", "timezone": "Asia/Seoul"}, "morning"),
+        ({"date_time": "2026-11-23T23:30:00"}, "night"),
+    ],
+)
+def test_the_time_of_day_is_the_users(user: dict[str, Any], part: str) -> None:
+    assert initial_context("ko", user)["time_of_day"] == part
