@@ -19,13 +19,16 @@ def any_word(words: Iterable[str]) -> re.Pattern[str]:
 
 
 _REPLACED: Final = re.compile(
-    r"じゃなくて|じゃなく|ではなくて|ではなく|でなく|の代わりに|말고|아니라|아니고|대신에?"
+    r"じゃなくて|じゃなく|ではなくて|ではなく|でなく|の代わりに|말고|아니라|아니고"
     r"|\bnot\b[^,.]*?,?\s*\bbut\b"
 )
 """Markers after a value that is being replaced ("明日じゃなくて明後日", "내일 말고 모레")."""
-_MOVED: Final = re.compile(r"から|에서|\b(?:change|move|switch|push|bring)\w*\b[^.]*?\bfrom\b|->|→")
-"""Markers after a value that is being moved from ("7시에서 8시로"): for values only, since
-"회사에서" or "東京から" in a sentence is no correction."""
+_MOVED: Final = re.compile(
+    r"から|에서|대신에?|\b(?:change|move|switch|push|bring)\w*\b[^.]*?\bfrom\b|->|→"
+)
+"""Markers after a value that is being moved from ("7시에서 8시로", "4명 대신 5명"): for
+values only, since "회사에서", "東京から" or "제가 대신 받을게요" in a sentence is no
+correction."""
 _REPLACED_OR_MOVED: Final = re.compile(f"{_REPLACED.pattern}|{_MOVED.pattern}")
 _REJECTED_AFTER: Final = re.compile(r"\binstead of\b|\brather than\b|,\s*not\b")
 """Markers before a value that is being replaced ("Friday, not Thursday")."""

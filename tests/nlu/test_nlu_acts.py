@@ -235,7 +235,18 @@ def test_a_correction_says_what_it_means_instead(text: str, payload: str) -> Non
 
 
 @pytest.mark.parametrize(
-    "text", ["네 맞아요", "아니요", "신용카드요", "yes", "いいえ", "the one not on sale"]
+    "text",
+    [
+        "네 맞아요",
+        "아니요",
+        "신용카드요",
+        "yes",
+        "いいえ",
+        "the one not on sale",
+        "회사에서 받을게요",
+        "제가 대신 받을게요",
+        "東京から来ました",
+    ],
 )
 def test_plain_answers_are_not_corrections(text: str) -> None:
     assert correction(text) is None
