@@ -259,6 +259,9 @@ def test_absurd_input_is_never_an_error(text: str) -> None:
         ({"type": "time"}, "7時じゃなくて夜8時で", "20:00"),
         ({"type": "integer", "unit": "people"}, "4명 말고 5명으로", 5),
         ({"type": "integer", "unit": "people"}, "3人じゃなくて4人", 4),
+        ({"type": "integer", "unit": "people"}, "5명이요, 4명 말고", 5),
+        ({"type": "date"}, "明後日で、明日じゃなくて", "2026-11-25"),
+        ({"type": "time"}, "8 pm, not 7 pm", "20:00"),
     ],
 )
 def test_a_value_replaced_in_the_same_breath(slot: dict[str, Any], text: str, value: Any) -> None:
