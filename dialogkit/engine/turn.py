@@ -52,7 +52,7 @@ from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.morphology import keyword_in, normalize
 from dialogkit.nlu.result import NLUResult
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
-from dialogkit.scenario.conditions import evaluate, iter_conditions
+from dialogkit.scenario.conditions import evaluate
 from dialogkit.scenario.model import Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.scenario.templates import render, variants
@@ -402,15 +402,9 @@ class Turn:
                 self.state.slots.pop(name, None)
         self._filled.clear()
 
-    def _node_intents(self, node: Node) -> set[str]:
+    def _node_intents(self, node: Node) -> frozenset[str]:
         """The intents the node's own transitions name."""
-        names: set[str] = set()
-        for transition in node.next_nodes:
-            for condition, _ in iter_conditions(transition.condition, ""):
-                if condition.field == "nlu.intent":
-                    value = condition.value
-                    names.update(value if isinstance(value, list) else [str(value)])
-        return names
+        return self.scenario.index.node(node.id).own_intents
 
     def _own_phrases(self) -> list[tuple[str, str]]:
         """What the bot holds for itself, by where it is held: its persona, the context, the

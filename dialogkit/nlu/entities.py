@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Final
 
 from dialogkit.nlu.acts import polarity
@@ -63,8 +64,15 @@ _PHONE_JOINER = re.compile(r"(?<=\d)\s*(?:에|의|다시|dash|の)\s*(?=\d)")
 def contains_word(text: str, word: str) -> bool:
     """``word`` in ``text``; Latin words must stand alone (\"correct\" is not in \"incorrect\")."""
     if word.isascii():
-        return re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text) is not None
+        return _standalone(word).search(text) is not None
     return word in text
+
+
+@lru_cache(maxsize=4096)
+def _standalone(word: str) -> re.Pattern[str]:
+    """The matcher of a Latin word standing alone, compiled once per word (every enum value
+    and synonym is looked for on every turn)."""
+    return re.compile(rf"(?<![a-z]){re.escape(word)}(?![a-z])")
 
 
 _UNITS: Final[dict[str, tuple[str, float]]] = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -41,6 +42,7 @@ class Frame:
         return cls(moment)
 
 
+@lru_cache(maxsize=256)
 def _zone(name: str) -> ZoneInfo | None:
     try:
         return ZoneInfo(name) if name else None
@@ -48,6 +50,7 @@ def _zone(name: str) -> ZoneInfo | None:
         return None
 
 
+@lru_cache(maxsize=1024)
 def _moment(text: str) -> datetime | None:
     try:
         return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None

@@ -29,7 +29,7 @@ from dialogkit.nlu.discipline import (
 )
 from dialogkit.nlu.entities import INVALID, extract
 from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.morphology import keyword_in, normalize, stem
+from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
 from dialogkit.nlu.numbers import words_as_digits
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
@@ -79,84 +79,102 @@ def ngrams(text: str) -> frozenset[str]:
     return frozenset(grams)
 
 
-def similarity(left: str, right: str) -> float:
-    """Dice coefficient of the character n-grams of two texts."""
-    return _dice(ngrams(left), ngrams(right))
-
-
-def _dice(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a or not b:
-        return 0.0
-    return 2 * len(a & b) / (len(a) + len(b))
-
-
 @dataclass(frozen=True)
 class Utterance:
-    """The user's text with what every intent's scoring reads, computed once per turn."""
+    """The user's text with what every intent's scoring reads, computed once per turn: a
+    node scores a dozen intents and a hundred examples against the same utterance."""
 
     text: str
     lowered: str
     words: tuple[str, ...]
+    grams: frozenset[str]
+    negated: bool
 
     @classmethod
     def of(cls, text: str) -> Utterance:
         lowered = normalize(text)
-        return cls(text, lowered, tuple(lowered.split()))
+        return cls(text, lowered, tuple(lowered.split()), ngrams(lowered), is_negated(lowered))
+
+
+@dataclass(frozen=True)
+class Example:
+    """One intent example, normalized, with its n-grams and polarity."""
+
+    text: str
+    grams: frozenset[str]
+    negated: bool
 
 
 @dataclass(frozen=True)
 class IntentMatcher:
-    """One intent, prepared for scoring: compiled patterns, normalized keywords and examples
-    with their n-grams, and for an implied intent the words of its name."""
+    """One intent, prepared for scoring: compiled patterns, keyword matchers with their
+    scores (highest first, so the first hit is the best), examples with their n-grams and
+    polarity, and for an implied intent the words of its name."""
 
     patterns: tuple[CompiledPattern, ...]
-    keywords: tuple[str, ...]
-    examples: tuple[tuple[str, frozenset[str]], ...]
-    """Each example normalized, with its n-grams."""
+    keywords: tuple[tuple[re.Pattern[str], float], ...]
+    any_keyword: re.Pattern[str] | None
+    """Every keyword in one alternation: most intents hear none of theirs, and one search
+    tells so instead of one per keyword."""
+    examples: tuple[Example, ...]
+    exact: frozenset[str]
+    """The normalized examples: an utterance equal to one of them scores 1."""
     name_words: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, intent: Intent, *, implied_name: str = "") -> IntentMatcher:
         compiled = (compile_pattern(pattern) for pattern in intent.patterns)
-        examples = [*intent.examples]
+        texts = [*intent.examples]
         if implied_name and intent.description:
-            examples.append(intent.description)
+            texts.append(intent.description)
+        needles = (k for k in (normalize(k) for k in intent.keywords) if k)
+        # A longer keyword is more specific; a stemmed one is as specific as its stem.
+        keywords = [
+            (keyword_pattern(k), KEYWORD_SCORE + min(len(stem(k)), 10) / 100) for k in needles
+        ]
+        examples = tuple(
+            Example(normalize(text), ngrams(text), is_negated(normalize(text))) for text in texts
+        )
         return cls(
             patterns=tuple(pattern for pattern in compiled if pattern is not None),
-            keywords=tuple(k for k in (normalize(k) for k in intent.keywords) if k),
-            examples=tuple((normalize(example), ngrams(example)) for example in examples),
+            keywords=tuple(sorted(keywords, key=lambda pair: pair[1], reverse=True)),
+            any_keyword=re.compile("|".join(f"(?:{p.pattern})" for p, _ in keywords))
+            if keywords
+            else None,
+            examples=examples,
+            exact=frozenset(example.text for example in examples),
             name_words=_name_words(implied_name),
         )
 
     def score(self, utterance: Utterance) -> float:
         """How well the utterance fits, from 0 to 1."""
-        lowered = utterance.lowered
+        if utterance.lowered in self.exact:
+            return 1.0
         if any(pattern.search(utterance.text) for pattern in self.patterns):
             return 1.0
+        lowered = utterance.lowered
         best = 0.0
-        for needle in self.keywords:
-            if keyword_in(lowered, needle):
-                # A longer keyword is more specific; a stemmed one is as specific as its stem.
-                best = max(best, KEYWORD_SCORE + min(len(stem(needle)), 10) / 100)
+        if self.any_keyword is not None and self.any_keyword.search(lowered):
+            best = next(score for pattern, score in self.keywords if pattern.search(lowered))
         if self.name_words and all(_said(word, utterance) for word in self.name_words):
             best = max(best, NAME_WORDS_SCORE)
-        grams = ngrams(lowered)
-        for example, example_grams in self.examples:
-            if example == lowered:
-                return 1.0
-            best = max(best, _dice(example_grams, grams) * polarity_agreement(example, lowered))
+        grams = utterance.grams
+        if not grams:
+            return best
+        size = len(grams)
+        for example in self.examples:
+            shared = len(example.grams & grams)
+            if shared:
+                # Half the resemblance when one sentence is negated and the other is not:
+                # "만들래요" shares most of its characters with "안 만들래요".
+                agreement = 1.0 if example.negated == utterance.negated else 0.5
+                best = max(best, 2 * shared / (len(example.grams) + size) * agreement)
         return best
 
 
 def score_intent(intent: Intent, text: str) -> float:
     """How well ``text`` fits ``intent``, from 0 to 1."""
     return IntentMatcher.of(intent).score(Utterance.of(text))
-
-
-def polarity_agreement(example: str, text: str) -> float:
-    """Half the resemblance when one sentence is negated and the other is not: "만들래요"
-    shares most of its characters with "안 만들래요" and means the opposite."""
-    return 1.0 if is_negated(example) == is_negated(text) else 0.5
 
 
 def _name_words(name: str) -> tuple[str, ...]:
@@ -194,8 +212,8 @@ class RuleIndex:
         that is word for word another node's example means that intent, not a weaker match
         among the intents this node can use."""
         for name, matcher in self.matchers.items():
-            for example, _ in matcher.examples[: len(self.intents[name].examples)]:
-                self.exact.setdefault(example, name)
+            for example in matcher.examples[: len(self.intents[name].examples)]:
+                self.exact.setdefault(example.text, name)
         self._candidates: dict[str, tuple[str, ...]] = {}
 
     def candidates(self, node_id: str) -> tuple[str, ...]:

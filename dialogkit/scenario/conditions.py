@@ -30,8 +30,11 @@ def _number(value: Any) -> float | None:
 def _equals(actual: Any, expected: Any) -> bool:
     if actual is MISSING:
         return False
+    if isinstance(actual, str):
+        # A string is compared as written ("01" is not 1), so no number is parsed.
+        return bool(actual == expected)
     left, right = _number(actual), _number(expected)
-    if left is not None and right is not None and not isinstance(actual, str):
+    if left is not None and right is not None:
         return left == right
     return bool(actual == expected)
 

@@ -39,6 +39,9 @@ class NodeFacts:
     """Declared slots the node collects, accepts, or tests in its or global conditions."""
     intents: frozenset[str] | None
     """Intents its own and the global conditions name; None when any intent can matter."""
+    own_intents: frozenset[str]
+    """Intents its own transitions test by name with any operator: a turn asks whether the
+    utterance is one of them (a reply to this node, not a new value)."""
     waits_for_input: bool
     """It answers a user's turn whatever its slots: it says ``wait_for_input: true``, or its
     own transitions test ``nlu.*`` or ``input.*`` (the bot-first opening stops there)."""
@@ -112,6 +115,7 @@ class ScenarioIndex:
         return NodeFacts(
             slots=slots,
             intents=None if any_intent or global_any else frozenset(names | global_names),
+            own_intents=frozenset(_tested_intents(node.next_nodes)),
             waits_for_input=tests_input or _says_wait(node),
         )
 
@@ -145,6 +149,16 @@ def _named_intents(transition: Transition) -> tuple[list[str], bool]:
         if condition.operator not in NAMING_OPERATORS or "not" in path.split("."):
             other = True
     return named, other
+
+
+def _tested_intents(transitions: Iterable[Transition]) -> set[str]:
+    names: set[str] = set()
+    for transition in transitions:
+        for condition, _ in iter_conditions(transition.condition, ""):
+            if condition.field == "nlu.intent":
+                value = condition.value
+                names.update(value if isinstance(value, list) else [str(value)])
+    return names
 
 
 def _values(condition: Condition) -> list[str]:

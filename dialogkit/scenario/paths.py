@@ -8,6 +8,7 @@ cannot crash a turn by naming something that is not there.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 ROOTS: Final = frozenset({"nlu", "slots", "context", "user", "input", "turn"})
@@ -31,8 +32,8 @@ def resolve(data: Any, path: str) -> Any:
     current = data
     if not path:
         return current
-    for step in path.split("."):
-        if isinstance(current, Mapping):
+    for step in _steps(path):
+        if isinstance(current, dict | Mapping):
             if step not in current:
                 return MISSING
             current = current[step]
@@ -46,6 +47,12 @@ def resolve(data: Any, path: str) -> Any:
         else:
             return MISSING
     return current
+
+
+@lru_cache(maxsize=4096)
+def _steps(path: str) -> tuple[str, ...]:
+    """A path split at its dots: every turn resolves the same few paths of its scenario."""
+    return tuple(path.split("."))
 
 
 def root_of(path: str) -> str:
