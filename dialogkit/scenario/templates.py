@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from dialogkit.scenario.paths import MISSING, ROOTS, resolve
 
@@ -54,19 +55,46 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+class _Placeholder(NamedTuple):
+    path: str
+    default: str | None
+
+
+_Piece = str | _Placeholder
+_EXTRA_SPACE = re.compile(r"[ \t]{2,}")
+
+
+@lru_cache(maxsize=4096)
+def _pieces(template: str) -> tuple[_Piece, ...]:
+    """A template cut into literal text and placeholders, once per template: the same few
+    templates of a scenario are rendered on every turn of every session."""
+    pieces: list[_Piece] = []
+    start = 0
+    for match in PLACEHOLDER.finditer(template):
+        pieces.append(template[start : match.start()])
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            pieces.append(token[0])
+        else:
+            pieces.append(_Placeholder(placeholder_path(match.group(1)), match.group(2)))
+        start = match.end()
+    pieces.append(template[start:])
+    return tuple(piece for piece in pieces if piece)
+
+
+@lru_cache(maxsize=4096)
+def _tidy(text: str) -> str:
+    """A rendered text without the doubled spaces a missing value leaves behind."""
+    return _EXTRA_SPACE.sub(" ", text).strip()
+
+
 def render(template: str, scope: Mapping[str, Any]) -> str:
     """Fill ``template`` from ``scope``; never raises."""
-
-    def replace(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token == "{{":
-            return "{"
-        if token == "}}":
-            return "}"
-        text = format_value(resolve(scope, placeholder_path(match.group(1))))
-        if not text and match.group(2) is not None:
-            return match.group(2)
-        return text
-
-    rendered = PLACEHOLDER.sub(replace, template)
-    return re.sub(r"[ \t]{2,}", " ", rendered).strip()
+    parts: list[str] = []
+    for piece in _pieces(template):
+        if isinstance(piece, str):
+            parts.append(piece)
+            continue
+        text = format_value(resolve(scope, piece.path))
+        parts.append(piece.default if not text and piece.default is not None else text)
+    return _tidy("".join(parts))
