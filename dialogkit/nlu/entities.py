@@ -17,7 +17,7 @@ from typing import Any, Final
 from dialogkit.nlu.acts import polarity
 from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.fuzzy import closest
+from dialogkit.nlu.fuzzy import Target, closest, targets
 from dialogkit.nlu.numbers import (
     Quantity,
     digits_spoken,
@@ -157,23 +157,46 @@ def extract_enum(slot: Slot, text: str, *, expected: bool = True) -> Any:
     """The value (or synonym) named in ``text``; when the slot is the one asked for, also
     a value typed with one slip ("capuccino", "체크카두")."""
     lowered = text.lower()
-    candidates = _enum_needles(slot)
-    for needle, value in candidates:
+    plan = _enum_plan(slot)
+    for needle, value in plan.needles:
         if needle and contains_word(lowered, needle):
             return value
     if expected:
-        close = closest(lowered, candidates)
+        close = closest(lowered, plan.targets)
         if close is not None:
             return close
     return INVALID
 
 
-def _enum_needles(slot: Slot) -> list[tuple[str, str]]:
+@dataclass(frozen=True, slots=True)
+class _EnumPlan:
+    """An enum slot's values and synonyms, lower-cased, longest first (so "체크카드" wins over
+    "카드"), and those one edit may reach."""
+
+    needles: tuple[tuple[str, str], ...]
+    targets: tuple[Target, ...]
+
+
+_ENUM_PLANS: dict[int, tuple[Slot, _EnumPlan]] = {}
+"""Plans by slot identity (scenario slots are shared and never change); the slot is kept with
+its plan, so its id cannot be reused while the entry lives."""
+_ENUM_PLANS_KEPT: Final = 1024
+
+
+def _enum_plan(slot: Slot) -> _EnumPlan:
+    known = _ENUM_PLANS.get(id(slot))
+    if known is not None and known[0] is slot:
+        return known[1]
     candidates: list[tuple[str, str]] = []
     for value in slot.values:
         candidates.append((value.lower(), value))
         candidates.extend((synonym.lower(), value) for synonym in slot.synonyms.get(value, []))
-    return sorted(candidates, key=lambda item: len(item[0]), reverse=True)
+    needles = tuple(sorted(candidates, key=lambda item: len(item[0]), reverse=True))
+    plan = _EnumPlan(needles, targets(needles))
+    if len(_ENUM_PLANS) >= _ENUM_PLANS_KEPT:
+        _ENUM_PLANS.clear()
+    _ENUM_PLANS[id(slot)] = (slot, plan)
+    return plan
 
 
 def date_period(slot: Slot, name: str = "") -> Period | None:

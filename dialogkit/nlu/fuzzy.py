@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
@@ -69,31 +70,52 @@ def within_one_edit(left: str, right: str) -> bool:
     )
 
 
-def _windows(text: str, words: int) -> Iterable[str]:
-    """Runs of ``words`` consecutive words, and for unspaced scripts every substring
-    start: Korean and Japanese glue particles to the word ("체크카두로")."""
-    tokens = _WORD.findall(text)
-    for i in range(len(tokens) - words + 1):
-        yield " ".join(tokens[i : i + words])
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A needle one edit may reach, in letters, with its word count and the value it names."""
+
+    letters: str
+    words: int
+    value: str
 
 
-def closest(text: str, needles: Iterable[tuple[str, str]]) -> str | None:
-    """The value whose needle is one edit from a word (or run of words) of ``text``.
-
-    ``needles`` are (needle, value) pairs. None when no needle is close enough, or when
-    needles of two different values are."""
-    found: set[str] = set()
+def targets(needles: Iterable[tuple[str, str]]) -> tuple[Target, ...]:
+    """The (needle, value) pairs long enough that one edit cannot turn another word into
+    them, prepared once per slot rather than on every utterance."""
+    kept: list[Target] = []
     for needle, value in needles:
         target = letters(needle)
         syllables = len(_SYLLABLE.findall(needle))
         if len(target) < MIN_LETTERS or 0 < syllables < MIN_SYLLABLES:
             continue
-        size = len(needle.split())
-        for window in _windows(text, size):
-            if _near(letters(window), target):
-                found.add(value)
-                break
-    return found.pop() if len(found) == 1 else None
+        kept.append(Target(target, len(needle.split()), value))
+    return tuple(kept)
+
+
+def closest(text: str, candidates: Sequence[Target]) -> str | None:
+    """The value of the target one edit from a word (or run of words) of ``text``.
+
+    None when no target is close enough, or when targets of two different values are."""
+    found: set[str] = set()
+    tokens = _WORD.findall(text)
+    windows: dict[int, list[str]] = {}
+    for target in candidates:
+        if target.value in found:
+            continue
+        runs = windows.get(target.words)
+        if runs is None:
+            # Runs of that many consecutive words: Korean and Japanese glue particles to
+            # the word ("체크카두로"), which ``_near`` allows for.
+            count = target.words
+            runs = [
+                letters(" ".join(tokens[i : i + count])) for i in range(len(tokens) - count + 1)
+            ]
+            windows[count] = runs
+        if any(_near(run, target.letters) for run in runs):
+            found.add(target.value)
+            if len(found) > 1:
+                return None
+    return found.pop() if found else None
 
 
 def _near(window: str, target: str) -> bool:
