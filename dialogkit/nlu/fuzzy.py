@@ -77,6 +77,9 @@ class Target:
     letters: str
     words: int
     value: str
+    alphabet: frozenset[str]
+    """Its letters as a set: a run whose first ``len(letters) + 1`` letters lack two of them
+    is more than one edit away (a cheap test before the edit distance)."""
 
 
 def targets(needles: Iterable[tuple[str, str]]) -> tuple[Target, ...]:
@@ -88,7 +91,7 @@ def targets(needles: Iterable[tuple[str, str]]) -> tuple[Target, ...]:
         syllables = len(_SYLLABLE.findall(needle))
         if len(target) < MIN_LETTERS or 0 < syllables < MIN_SYLLABLES:
             continue
-        kept.append(Target(target, len(needle.split()), value))
+        kept.append(Target(target, len(needle.split()), value, frozenset(target)))
     return tuple(kept)
 
 
@@ -111,7 +114,11 @@ def closest(text: str, candidates: Sequence[Target]) -> str | None:
                 letters(" ".join(tokens[i : i + count])) for i in range(len(tokens) - count + 1)
             ]
             windows[count] = runs
-        if any(_near(run, target.letters) for run in runs):
+        reach = len(target.letters) + 1
+        if any(
+            len(target.alphabet.difference(run[:reach])) <= 1 and _near(run, target.letters)
+            for run in runs
+        ):
             found.add(target.value)
             if len(found) > 1:
                 return None
