@@ -317,6 +317,10 @@ def _error_body(error: ErrorReply) -> dict[str, Any]:
 
 
 class _HTTPServer(ThreadingHTTPServer):
+    # Room for many clients connecting at once (evaluation runs dozens of sessions in
+    # parallel); the default backlog of 5 refuses connections under such bursts.
+    request_queue_size = 256
+
     def __init__(
         self,
         address: tuple[str, int],
