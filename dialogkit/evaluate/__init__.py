@@ -26,6 +26,7 @@ __all__ = [
     "Situation",
     "Task",
     "Utterance",
+    "Verdict",
     "aevaluate",
     "evaluate",
     "make_tasks",

@@ -50,7 +50,7 @@ class Goal(BaseModel):
 
     def phrasings(self, name: str) -> list[str]:
         """The ways the user says its value for ``name`` (empty when it has none)."""
-        if name in self.say and self.say[name]:
+        if self.say.get(name):
             return self.say[name]
         return [_text(self.slots[name])] if name in self.slots else []
 
@@ -144,9 +144,9 @@ def draw_value(slot: Slot, language: str, rng: random.Random) -> tuple[Any, list
         value = rng.choice(slot.values)
         return value, [value, *slot.synonyms.get(value, [])]
     if slot.type == "boolean":
-        value = rng.random() < 0.5
-        words = builtin_examples("affirm" if value else "deny", language)
-        return value, words[:3] or [_text(value)]
+        yes = rng.random() < 0.5
+        words = builtin_examples("affirm" if yes else "deny", language)
+        return yes, words[:3] or [_text(yes)]
     if slot.examples:
         text = rng.choice(slot.examples)
     elif slot.type in {"integer", "number"}:
@@ -167,4 +167,4 @@ def draw_value(slot: Slot, language: str, rng: random.Random) -> tuple[Any, list
     else:
         return None
     value = coerce(slot, text)
-    return (None if value is INVALID else (value, [text]))
+    return None if value is INVALID else (value, [text])

@@ -50,7 +50,9 @@ def plot_results(results: Results) -> Figure:
     table = results.conversations
     for model in models:
         counts = table[table["model"] == model]["user_turns"]
-        turns.hist(counts, bins=range(0, int(table["user_turns"].max()) + 2), alpha=0.5, label=model)
+        turns.hist(
+            counts, bins=range(0, int(table["user_turns"].max()) + 2), alpha=0.5, label=model
+        )
     turns.set_xlabel("user turns per conversation")
     turns.set_title("turn distribution")
     turns.legend()

@@ -95,7 +95,9 @@ class Results:
         """
         pd = _pandas()
         conversations, turns = self.conversations, self.turns
-        repeats = int(self.meta.get("repeats") or conversations.groupby(["model", "task"]).size().min())
+        repeats = int(
+            self.meta.get("repeats") or conversations.groupby(["model", "task"]).size().min()
+        )
         rows = []
         for model in self.models:
             mine = conversations[conversations["model"] == model]
@@ -132,8 +134,7 @@ class Results:
         counts: dict[tuple[str, str], list[int]] = {}
         for row in self._conversation_rows:
             path = list(row["path"])
-            for index, node in enumerate(dict.fromkeys(path)):
-                del index
+            for node in dict.fromkeys(path):
                 last = len(path) - 1 - path[::-1].index(node)
                 moved_on = last < len(path) - 1
                 finished = bool(row["complete"]) and last == len(path) - 1
@@ -144,7 +145,9 @@ class Results:
             {"model": model, "node": node, "reached": r, "completed": c, "dropped": r - c}
             for (model, node), (r, c) in counts.items()
         ]
-        return _pandas().DataFrame(rows, columns=["model", "node", "reached", "completed", "dropped"])
+        return _pandas().DataFrame(
+            rows, columns=["model", "node", "reached", "completed", "dropped"]
+        )
 
     def transitions(self) -> pd.DataFrame:
         """How often each move (source node -> target node) was taken, per model."""
@@ -153,7 +156,9 @@ class Results:
             for source, target in row["transitions"]:
                 key = (row["model"], source, target)
                 counts[key] = counts.get(key, 0) + 1
-        rows = [{"model": m, "source": s, "target": t, "count": n} for (m, s, t), n in counts.items()]
+        rows = [
+            {"model": m, "source": s, "target": t, "count": n} for (m, s, t), n in counts.items()
+        ]
         frame = _pandas().DataFrame(rows, columns=["model", "source", "target", "count"])
         return frame.sort_values(["model", "count"], ascending=[True, False], ignore_index=True)
 

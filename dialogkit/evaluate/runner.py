@@ -10,6 +10,7 @@ service through ``AsyncClient``), at most ``concurrency`` at a time.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -108,7 +109,7 @@ class _Remote:
 
     async def moves(self, session: _Conversation, seen: list[str]) -> list[tuple[str, str]]:
         """A service keeps its trace: the moves are the node changes the replies show."""
-        return [(a, b) for a, b in zip(seen, seen[1:], strict=False) if a != b]
+        return [(a, b) for a, b in itertools.pairwise(seen) if a != b]
 
 
 @dataclass(frozen=True)
@@ -340,8 +341,9 @@ async def aevaluate(
     )
 
 
-def evaluate(scenario: Scenario | str, users: int | Sequence[Goal] | Sequence[Task] = 100,
-             **options: Any) -> Results:
+def evaluate(
+    scenario: Scenario | str, users: int | Sequence[Goal] | Sequence[Task] = 100, **options: Any
+) -> Results:
     """Simulate conversations and measure them, from sync code or a notebook cell.
 
     ``users`` is a number of goals to sample (``Goal.sample``), or goals, or tasks (goal and

@@ -67,6 +67,7 @@ class Utterance:
 class SimulatedUser(Protocol):
     """A user the runner can talk to; ``respond`` returns None to leave."""
 
-    persona: str
+    @property
+    def persona(self) -> str: ...
 
     async def respond(self, situation: Situation) -> Utterance | None: ...

@@ -133,7 +133,9 @@ class Transcript:
         try:
             import pandas
         except ImportError as exc:
-            raise DialogkitError("to_pandas needs pandas: pip install 'dialogkit[research]'.") from exc
+            raise DialogkitError(
+                "to_pandas needs pandas: pip install 'dialogkit[research]'."
+            ) from exc
         return pandas.DataFrame(self.to_rows(), columns=list(COLUMNS))
 
     def to_jsonl(self, target: Target) -> None:

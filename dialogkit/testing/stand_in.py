@@ -11,12 +11,20 @@ chosen by a hash of the utterance, so the same text is always understood the sam
 from __future__ import annotations
 
 import zlib
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.entities import INVALID, contains_word, extract, is_open
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.testing.openai_server import Delay, RecordedRequest, Reply
+from dialogkit.settings import Settings
+from dialogkit.testing.openai_server import (
+    Delay,
+    ErrorReply,
+    RecordedRequest,
+    Reply,
+    ScriptedOpenAIServer,
+)
 
 REFERENCE_MARK = "Reference text"
 
@@ -98,3 +106,27 @@ class StandInModel:
         if self.style == "chatty":
             return f"Sure thing! {reference}".strip()
         return reference or "OK."
+
+
+class StandInServer(ScriptedOpenAIServer):
+    """A scripted server serving several stand-in models, each under its own name."""
+
+    def __init__(self, models: Mapping[str, StandInModel]) -> None:
+        super().__init__(handler=self._dispatch, models=list(models))
+        self.stand_ins = dict(models)
+
+    def _dispatch(self, request: RecordedRequest) -> Reply:
+        model = self.stand_ins.get(request.model)
+        if model is None:
+            return ErrorReply(404, f"The model {request.model!r} does not exist.")
+        return model(request)
+
+    def settings(self, **overrides: Any) -> Settings:
+        """Settings routing every model name to this server (no retries: failures show)."""
+        values: dict[str, Any] = {
+            "openai_base_url": self.base_url,
+            "openai_api_key": "stand-in",
+            "llm_max_retries": 0,
+            "llm_timeout_s": 30,
+        }
+        return Settings(**(values | overrides))

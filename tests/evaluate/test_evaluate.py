@@ -28,7 +28,7 @@ from dialogkit.evaluate import (
 from dialogkit.evaluate import results as results_module
 from dialogkit.notebook import Transcript
 from dialogkit.testing import ScriptedOpenAIServer
-from dialogkit.testing.stand_in import StandInModel
+from dialogkit.testing import StandInModel, StandInServer
 from tests.helpers import COFFEE
 
 matplotlib.use("Agg")
@@ -48,7 +48,9 @@ def test_the_same_seed_gives_identical_results(coffee: Scenario) -> None:
     assert first.conversations.drop(columns=VOLATILE).equals(
         second.conversations.drop(columns=VOLATILE)
     )
-    assert first.turns.drop(columns=["latency_ms"]).equals(second.turns.drop(columns=["latency_ms"]))
+    assert first.turns.drop(columns=["latency_ms"]).equals(
+        second.turns.drop(columns=["latency_ms"])
+    )
     assert list(other.turns["user_text"]) != list(first.turns["user_text"])
 
 
@@ -94,7 +96,9 @@ def test_a_goal_cut_short_by_max_turns_names_the_node(coffee: Scenario) -> None:
     goal = Goal(slots={"drink": "latte", "size": "small"}, end_node="done")
     results = evaluate(coffee, [goal], persona="terse", progress=False, max_turns=1)
     row = results.conversations.iloc[0]
-    assert not row["success"] and row["failure"] == f"not complete: stopped at node {row['end_node']}"
+    assert (
+        not row["success"] and row["failure"] == f"not complete: stopped at node {row['end_node']}"
+    )
 
 
 def test_wrong_slot_values_fail_the_goal(engine: Engine, coffee: Scenario) -> None:
@@ -105,12 +109,17 @@ def test_wrong_slot_values_fail_the_goal(engine: Engine, coffee: Scenario) -> No
     wanted = Goal(slots={"drink": "latte", "size": "small"}, end_node="done")
     verdict = wanted.judge(coffee, final, info, session.path())
     assert verdict.failure == "slot size: 'large', wanted 'small'"
-    assert Goal(slots={"drink": "latte"}, skills=["brew"]).judge(
-        coffee, final, info, session.path()
-    ).failure == "skill brew was not called"
-    assert Goal(slots={"size": "LARGE"}, end_reason="order_placed").judge(
-        coffee, final, info, session.path()
-    ).success
+    assert (
+        Goal(slots={"drink": "latte"}, skills=["brew"])
+        .judge(coffee, final, info, session.path())
+        .failure
+        == "skill brew was not called"
+    )
+    assert (
+        Goal(slots={"size": "LARGE"}, end_reason="order_placed")
+        .judge(coffee, final, info, session.path())
+        .success
+    )
 
 
 def test_pass_hat_k_matches_a_hand_computed_example() -> None:
@@ -216,16 +225,12 @@ def test_transcript_to_pandas(engine: Engine, coffee: Scenario) -> None:
 
 
 def test_stand_in_models_compare_through_loopback_http(coffee: Scenario) -> None:
-    careful, sloppy = StandInModel(coffee), StandInModel(coffee, miss_rate=0.3, style="chatty")
-
-    def handler(request: Any) -> Any:
-        return (careful if request.model == "careful" else sloppy)(request)
-
-    with ScriptedOpenAIServer(handler=handler) as server:
-        settings = Settings(
-            openai_base_url=server.base_url, openai_api_key="k", llm_max_retries=0
-        )
-        engine = Engine(settings, router=None)
+    models = {
+        "careful": StandInModel(coffee),
+        "sloppy": StandInModel(coffee, miss_rate=0.3, style="chatty"),
+    }
+    with StandInServer(models) as server:
+        engine = Engine(server.settings())
         try:
             results = evaluate(
                 coffee, 8, models=["careful", "sloppy"], seed=4, progress=False, engine=engine
@@ -254,7 +259,9 @@ def test_llm_user_plays_the_goal_with_roles_turned_around(coffee: Scenario) -> N
     assert [m["role"] for m in second.messages] == ["system", "user", "assistant", "user"]
 
 
-def test_cli_eval_sets_the_exit_code_for_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_eval_sets_the_exit_code_for_ci(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     common = ["eval", str(COFFEE), "--users", "6", "--seed", "7", "--no-progress"]
     assert main([*common, "--min-success", "0.9", "--out", str(tmp_path / "out")]) == 0
     assert "offline" in capsys.readouterr().out
