@@ -10,6 +10,7 @@ chosen by a hash of the utterance, so the same text is always understood the sam
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -122,10 +123,10 @@ class StandInServer(ScriptedOpenAIServer):
         return model(request)
 
     def settings(self, **overrides: Any) -> Settings:
-        """Settings routing every model name to this server (no retries: failures show)."""
+        """Settings routing every stand-in's name to this server (no retries: failures show)."""
+        endpoints = {name: {"base_url": self.base_url, "api_key": "stand-in"} for name in self.stand_ins}
         values: dict[str, Any] = {
-            "openai_base_url": self.base_url,
-            "openai_api_key": "stand-in",
+            "llm_endpoints": json.dumps(endpoints),
             "llm_max_retries": 0,
             "llm_timeout_s": 30,
         }
