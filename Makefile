@@ -50,6 +50,7 @@ schema: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.turns
+	$(BIN)/python -m benchmarks.evaluate
 
 clean:
 	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache
