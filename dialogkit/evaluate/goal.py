@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from dialogkit.engine.session import Reply
-from dialogkit.evaluate.language import FREE_TEXT, builtin_examples, supported
+from dialogkit.evaluate.language import FREE_TEXT, builtin_examples, language_of, supported
 from dialogkit.evaluate.routes import routes_of
 from dialogkit.nlu.entities import INVALID, coerce
 from dialogkit.scenario.model import Slot
@@ -142,7 +142,9 @@ def draw_value(slot: Slot, language: str, rng: random.Random) -> tuple[Any, list
     """A value for ``slot`` and the ways to say it, or None when none can be produced."""
     if slot.type == "enum" and slot.values:
         value = rng.choice(slot.values)
-        return value, [value, *slot.synonyms.get(value, [])]
+        words = [value, *slot.synonyms.get(value, [])]
+        native = [word for word in words if language_of(word) == supported(language)]
+        return value, native or words
     if slot.type == "boolean":
         yes = rng.random() < 0.5
         words = builtin_examples("affirm" if yes else "deny", language)

@@ -78,11 +78,12 @@ class RuleUser:
             if situation.slots.get(name) not in (None, "")
             and not same_value(situation.slots[name], self._value(scenario, name))
         ]
+        expected = situation.expected_slot
         fixable = [name for name in wrong if name in _listens_for(node)]
-        if fixable:
+        # An open slot (free text, a number) would take the correction as its answer.
+        if fixable and (expected is None or _distinctive(scenario, expected)):
             phrase = self._phrase(scenario, fixable[0])
             return CORRECTION[language].format(value=phrase)
-        expected = situation.expected_slot
         if expected is not None:
             return self._answer(situation, expected)
         target = self.goal.end_node or _nearest_end(scenario, node)

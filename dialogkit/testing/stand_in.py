@@ -124,7 +124,9 @@ class StandInServer(ScriptedOpenAIServer):
 
     def settings(self, **overrides: Any) -> Settings:
         """Settings routing every stand-in's name to this server (no retries: failures show)."""
-        endpoints = {name: {"base_url": self.base_url, "api_key": "stand-in"} for name in self.stand_ins}
+        endpoints = {
+            name: {"base_url": self.base_url, "api_key": "stand-in"} for name in self.stand_ins
+        }
         values: dict[str, Any] = {
             "llm_endpoints": json.dumps(endpoints),
             "llm_max_retries": 0,
