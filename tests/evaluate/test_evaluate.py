@@ -27,8 +27,7 @@ from dialogkit.evaluate import (
 )
 from dialogkit.evaluate import results as results_module
 from dialogkit.notebook import Transcript
-from dialogkit.testing import ScriptedOpenAIServer
-from dialogkit.testing import StandInModel, StandInServer
+from dialogkit.testing import ScriptedOpenAIServer, StandInModel, StandInServer
 from tests.helpers import COFFEE
 
 matplotlib.use("Agg")
