@@ -6,6 +6,7 @@ from dialogkit.engine.session import Reply, Session
 from dialogkit.errors import (
     APIError,
     BadRequest,
+    ConfigurationError,
     DialogkitError,
     LLMError,
     ScenarioError,
@@ -27,6 +28,7 @@ __all__ = [
     "AsyncRemoteSession",
     "BadRequest",
     "Client",
+    "ConfigurationError",
     "DialogkitError",
     "Engine",
     "LLMError",

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from dialogkit.errors import DialogkitError
+from dialogkit.errors import ConfigurationError, DialogkitError
 from dialogkit.scenario.model import ScenarioDocument
 from dialogkit.scenario.scenario import Scenario
 
@@ -17,7 +17,13 @@ from dialogkit.scenario.scenario import Scenario
 def _serve(args: argparse.Namespace) -> int:
     from dialogkit_server.app import serve
 
-    serve(args.host, args.port, with_skill_runtime=args.with_skill_runtime)
+    try:
+        serve(
+            args.host, args.port, with_skill_runtime=args.with_skill_runtime, workers=args.workers
+        )
+    except ConfigurationError as exc:
+        print(f"dialogkit serve: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -78,10 +84,18 @@ def _chat(args: argparse.Namespace) -> int:
     return chat(args.scenario, llm=args.llm, server=args.server)
 
 
+<<<<<<< HEAD
 def _eval(args: argparse.Namespace) -> int:
     from dialogkit.evaluate.cli import run_eval
 
     return run_eval(args)
+=======
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+>>>>>>> main
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--with-skill-runtime",
         action="store_true",
         help="also start the reference skill runtime in-process (unless SKILL_RUNTIME_BASE_URL)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=1,
+        help="worker processes (default: %(default)s); more than one needs DIALOGKIT_REDIS_URL",
     )
     serve.set_defaults(handler=_serve, sanic_logging=True)
 

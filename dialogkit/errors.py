@@ -10,6 +10,7 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     ├── SessionNotFound          a session id that is unknown or whose state expired
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
+    ├── ConfigurationError       settings that cannot work together (refused at start-up)
     └── APIError                 the remote service answered with an error status
         ├── BadRequest           400
         ├── ValidationFailed     422
@@ -75,6 +76,10 @@ class SkillError(DialogkitError):
 
 class LLMError(DialogkitError):
     """A language-model call failed or answered something unusable."""
+
+
+class ConfigurationError(DialogkitError):
+    """Settings that cannot work together, such as several workers on the memory store."""
 
 
 class APIError(DialogkitError):

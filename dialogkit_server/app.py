@@ -8,6 +8,7 @@ strips the prefix and behind one that forwards it unchanged.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from typing import Any
 
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.config import Config
+from sanic.worker.loader import AppLoader
 
 from dialogkit.engine.engine import Engine
 from dialogkit.errors import ScenarioError, ScenarioInvalid, SessionNotFound
@@ -38,6 +40,7 @@ from dialogkit.wire import (
     WireModel,
 )
 from dialogkit_server import openapi
+from dialogkit_server import workers as workers_module
 from dialogkit_server.errors import (
     SESSION_NOT_FOUND,
     DetailError,
@@ -47,6 +50,7 @@ from dialogkit_server.errors import (
     parse_body,
     register_error_handlers,
 )
+from dialogkit_server.rootpath import Service, normalize_root_path, public_root
 
 logger = logging.getLogger("dialogkit.server")
 
@@ -81,12 +85,6 @@ def service_version() -> str:
         return __version__
 
 
-def normalize_root_path(value: str) -> str:
-    """``"dm"``, ``"/dm/"`` and ``"/dm"`` all mean the prefix ``/dm``; ``"/"`` means none."""
-    stripped = value.strip().strip("/")
-    return f"/{stripped}" if stripped else ""
-
-
 def create_app(
     engine: Engine | None = None,
     settings: Settings | None = None,
@@ -107,7 +105,7 @@ def create_app(
     version = service_version()
 
     config = Config(defaults={**LIMITS, **openapi.sanic_ext_config(TITLE, version)})
-    app = Sanic(name or _unique_name(), config=config, error_handler=PublicErrorHandler())
+    app = Service(name or _unique_name(), config=config, error_handler=PublicErrorHandler())
     app.config.update(SAFETY)
     openapi.extend(app)
     register_error_handlers(app)
@@ -123,7 +121,8 @@ def create_app(
         openapi.exclude(docs)
         if prefix:
             openapi.exclude(api)
-    openapi.snapshot_on_start(app, root_path)
+    openapi.snapshot_on_start(app)
+    workers_module.guard_store(app, engine)
 
     if owns_engine:
 
@@ -144,21 +143,26 @@ def _api_blueprint(
 ) -> Blueprint:
     """The contract's routes; built per mount so each copy has its own OpenAPI operation."""
     bp = Blueprint(name, url_prefix=prefix or None)
-    root_path = normalize_root_path(settings.root_path)
-    root_info = RootInfo(
-        version=version,
-        docs=f"{root_path}{openapi.DOCS_PATH}",
-        redoc=f"{root_path}{openapi.REDOC_PATH}",
-        openapi=f"{root_path}{openapi.OPENAPI_PATH}",
-        api=settings.root_path,
-    )
-    v1_info = root_info.model_copy(update={"message": f"{root_info.message} (API v1)"})
+    configured = normalize_root_path(settings.root_path)
+
+    @functools.cache
+    def root_info(root_path: str, versioned: bool) -> RootInfo:
+        info = RootInfo(
+            version=version,
+            docs=f"{root_path}{openapi.DOCS_PATH}",
+            redoc=f"{root_path}{openapi.REDOC_PATH}",
+            openapi=f"{root_path}{openapi.OPENAPI_PATH}",
+            api=settings.root_path or root_path,
+        )
+        if versioned:
+            return info.model_copy(update={"message": f"{info.message} (API v1)"})
+        return info
 
     async def root(request: Request) -> HTTPResponse:
-        return _answer(root_info)
+        return _answer(root_info(public_root(request, configured), False))
 
     async def v1_root(request: Request) -> HTTPResponse:
-        return _answer(v1_info)
+        return _answer(root_info(public_root(request, configured), True))
 
     async def create_session(request: Request) -> HTTPResponse:
         body = parse_body(request, ChatbotSessionCreateRequest)
@@ -348,14 +352,27 @@ def serve(
     settings: Settings | None = None,
     *,
     with_skill_runtime: bool = False,
+    workers: int = 1,
 ) -> None:
-    """Run the service in this process until interrupted (one worker, in-memory sessions)."""
+    """Run the service until interrupted: in this process, or in ``workers`` processes.
+
+    Several workers need a store they can share (``DIALOGKIT_REDIS_URL``): on the memory
+    store this raises ``ConfigurationError`` before anything starts.
+    """
     settings = settings if settings is not None else Settings()
+    workers_module.check_workers(workers, settings)
     with ExitStack() as stack:
         if with_skill_runtime:
             settings = stack.enter_context(_skill_runtime(settings))
-        app = create_app(settings=settings)
-        app.run(host=host, port=port, single_process=True, debug=False)
+        if workers <= 1:
+            app = create_app(settings=settings)
+            app.run(host=host, port=port, single_process=True, debug=False)
+            return
+        # Each worker builds its own app (and engine) from the same settings.
+        loader = AppLoader(factory=functools.partial(create_app, settings=settings))
+        app = loader.load()
+        app.prepare(host=host, port=port, workers=workers, debug=False)
+        Sanic.serve(primary=app, app_loader=loader)
 
 
 @contextmanager

@@ -13,6 +13,7 @@ each app therefore takes its own snapshot right after it started.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from collections.abc import Callable, Coroutine
@@ -26,6 +27,8 @@ from sanic_ext import Extend
 from sanic_ext.extensions.openapi import openapi
 from sanic_ext.extensions.openapi.builders import OperationStore, SpecificationBuilder
 from sanic_ext.extensions.openapi.extension import OpenAPIExtension
+
+from dialogkit_server.rootpath import public_root
 
 Handler = Callable[..., Coroutine[Any, Any, HTTPResponse]]
 
@@ -126,28 +129,35 @@ def exclude(blueprint: Blueprint) -> None:
 
 
 def docs_blueprint(name: str, *, prefix: str, root_path: str, title: str) -> Blueprint:
-    """The JSON and both pages, mounted at ``prefix``; links always carry ``root_path``.
+    """The JSON and both pages, mounted at ``prefix``; links carry the client's root path.
 
     The same pages serve a proxy that strips the prefix (mounted at ``""``) and one that does
-    not (mounted at the root path): in both cases the browser must fetch the prefixed URL.
+    not (mounted at the root path): in both cases the browser must fetch the prefixed URL. The
+    prefix is ``root_path`` (the setting) when given, else the ASGI server's root path.
     """
     bp = Blueprint(name, url_prefix=prefix or None)
-    spec_url = f"{root_path}{OPENAPI_PATH}"
-    swagger = _SWAGGER_PAGE.format(
-        title=html.escape(title), cdn=_SWAGGER_UI, spec_url_js=json.dumps(spec_url)
-    )
-    redoc = _REDOC_PAGE.format(
-        title=html.escape(title), spec_url_attr=html.escape(spec_url), script=_REDOC
-    )
+
+    @functools.cache
+    def pages(root: str) -> tuple[str, str]:
+        spec_url = f"{root}{OPENAPI_PATH}"
+        swagger = _SWAGGER_PAGE.format(
+            title=html.escape(title), cdn=_SWAGGER_UI, spec_url_js=json.dumps(spec_url)
+        )
+        redoc = _REDOC_PAGE.format(
+            title=html.escape(title), spec_url_attr=html.escape(spec_url), script=_REDOC
+        )
+        return swagger, redoc
 
     async def openapi_json(request: Request) -> HTTPResponse:
-        return json_response(request.app.ctx.openapi)
+        spec: dict[str, Any] = request.app.ctx.openapi
+        root = public_root(request, root_path)
+        return json_response({**spec, "servers": [{"url": root or "/"}]})
 
     async def swagger_page(request: Request) -> HTTPResponse:
-        return html_response(swagger)
+        return html_response(pages(public_root(request, root_path))[0])
 
     async def redoc_page(request: Request) -> HTTPResponse:
-        return html_response(redoc)
+        return html_response(pages(public_root(request, root_path))[1])
 
     bp.add_route(openapi_json, OPENAPI_PATH, methods=["GET"], name="openapi_json")
     bp.add_route(swagger_page, DOCS_PATH, methods=["GET"], name="docs")
@@ -155,12 +165,10 @@ def docs_blueprint(name: str, *, prefix: str, root_path: str, title: str) -> Blu
     return bp
 
 
-def snapshot_on_start(app: Sanic[Any, Any], root_path: str) -> None:
+def snapshot_on_start(app: Sanic[Any, Any]) -> None:
     """Store this app's document on ``app.ctx.openapi`` once sanic-ext has built it."""
 
     async def snapshot(app: Sanic[Any, Any]) -> None:
-        spec: dict[str, Any] = SpecificationBuilder().build(app).serialize()  # type: ignore[no-untyped-call]
-        spec["servers"] = [{"url": root_path or "/"}]
-        app.ctx.openapi = spec
+        app.ctx.openapi = SpecificationBuilder().build(app).serialize()  # type: ignore[no-untyped-call]
 
     app.after_server_start(snapshot)

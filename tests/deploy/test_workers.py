@@ -1,0 +1,56 @@
+"""Several workers: they share sessions through Redis, and refuse to start on the memory store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from dialogkit_server.workers import MEMORY_STORE_NOT_SHARED
+from tests.deploy.conftest import free_port, run_to_exit, running
+from tests.server.conftest import DEMO
+
+REFUSING = [
+    pytest.param(["dialogkit", "serve", "--workers", "2"], id="dialogkit-serve"),
+    pytest.param(["uvicorn", "dialogkit_server.asgi:app", "--workers", "2"], id="uvicorn"),
+    pytest.param(["hypercorn", "dialogkit_server.asgi:app", "--workers", "2"], id="hypercorn"),
+]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("command", REFUSING)
+def test_several_workers_on_the_memory_store_refuse_to_start(command: list[str]) -> None:
+    port = str(free_port())
+    if command[0] == "hypercorn":
+        command = [*command, "--bind", f"127.0.0.1:{port}"]
+    else:
+        command = [*command, "--host", "127.0.0.1", "--port", port]
+    finished = run_to_exit(command)
+    assert MEMORY_STORE_NOT_SHARED in finished.stdout + finished.stderr
+    if command[0] == "dialogkit":  # uvicorn and hypercorn stop every worker but exit 0
+        assert finished.returncode == 2
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+
+
+@pytest.mark.timeout(120)
+def test_dialogkit_serve_workers_share_sessions_through_redis(
+    redis_url: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    command = ["dialogkit", "serve", "--workers", "2", "--host", "127.0.0.1", "--port", str(port)]
+    with running(command, port, tmp_path, {"DIALOGKIT_REDIS_URL": redis_url}) as live:
+        turns = 12
+        session_id = ""
+        for turn in range(turns + 1):
+            # A fresh connection per request: the kernel spreads them over both workers.
+            with httpx.Client(base_url=live.base_url, timeout=30) as http:
+                if not session_id:
+                    opened = http.post("/v1/session/json", json={"scenario_graph": DEMO})
+                    session_id = opened.json()["session_id"]
+                    continue
+                body = {"session_id": session_id, "message_input": {"text": f"topic {turn}"}}
+                reply = http.post("/v1/message", json=body)
+                assert reply.status_code == 200, reply.text
+                assert reply.json()["turn_count"] == turn + 1
