@@ -84,18 +84,17 @@ def _chat(args: argparse.Namespace) -> int:
     return chat(args.scenario, llm=args.llm, server=args.server)
 
 
-<<<<<<< HEAD
 def _eval(args: argparse.Namespace) -> int:
     from dialogkit.evaluate.cli import run_eval
 
     return run_eval(args)
-=======
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
->>>>>>> main
 
 
 def build_parser() -> argparse.ArgumentParser:
