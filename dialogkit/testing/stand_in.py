@@ -57,9 +57,10 @@ class StandInModel:
         properties = schema.get("properties", {})
         allowed = [name for name in properties.get("intent", {}).get("enum", []) if name]
         slots = list(properties.get("entities", {}).get("properties", {}))
-        # Hashing the whole conversation, not just the utterance: the same words can be
-        # missed once and understood when said again later, yet every replay is identical.
-        seen = "\n".join(request.contents())
+        # Hashing the conversation so far, not just the utterance: the same words can be
+        # missed once and understood when said again later, yet every rerun is identical.
+        # (System prompts hold the time of day and are left out.)
+        seen = "\n".join(text for role in ("user", "assistant") for text in request.contents(role))
         missed = zlib.crc32(f"{request.model}:{seen}".encode()) % 1000 < self.miss_rate * 1000
         intent = None if missed else self._intent(lowered, allowed)
         entities: dict[str, Any] = dict.fromkeys(slots)

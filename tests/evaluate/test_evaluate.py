@@ -237,9 +237,18 @@ def test_stand_in_models_compare_through_loopback_http(coffee: Scenario) -> None
         finally:
             engine.close()
         assert {r.model for r in server.chat_requests} == {"careful", "sloppy"}
+        engine = Engine(server.settings())
+        try:
+            rerun = evaluate(
+                coffee, 8, models=["careful", "sloppy"], seed=4, progress=False, engine=engine
+            )
+        finally:
+            engine.close()
     summary = results.summary()
     assert summary.loc["careful", "llm_calls"] > 0 and summary.loc["careful", "tokens"] > 0
     assert summary.loc["sloppy", "fallback_rate"] > summary.loc["careful", "fallback_rate"]
+    stable = results.conversations.drop(columns=VOLATILE)
+    assert stable.equals(rerun.conversations.drop(columns=VOLATILE))
 
 
 def test_llm_user_plays_the_goal_with_roles_turned_around(coffee: Scenario) -> None:
