@@ -9,8 +9,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from dialogkit.errors import ConfigurationError, DialogkitError
+from dialogkit.errors import (
+    ConfigurationError,
+    DialogkitError,
+    ScenarioInvalid,
+    ScenarioNotFound,
+)
 from dialogkit.scenario.model import ScenarioDocument
+from dialogkit.scenario.registry import registered_names
 from dialogkit.scenario.scenario import Scenario
 
 
@@ -35,24 +41,49 @@ def _skills_serve(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    """One verdict line per scenario, then its problems; messages never repeat the file name,
+    which starts the line. A target that names a file (a path or ``.json``) is read as one,
+    so a missing file is reported as missing, not as an unregistered name."""
     failed = 0
     for target in args.scenarios:
         try:
             scenario = (
-                Scenario.from_file(target) if Path(target).exists() else Scenario.load(target)
+                Scenario.from_file(target) if _names_a_file(target) else Scenario.load(target)
             )
+        except ScenarioNotFound:
+            print(f"{target}: {_not_found(target)}")
+            failed += 1
+            continue
+        except ScenarioInvalid as exc:
+            print(f"{target}: invalid, the graph cannot be parsed")
+            for problem in exc.problems:
+                print(f"  {problem}")
+            failed += 1
+            continue
         except DialogkitError as exc:
-            print(f"{target}: {exc}")
+            print(f"{target}: {str(exc).removeprefix(f'{target}: ')}")
             failed += 1
             continue
         problems = scenario.validate()
         errors = [p for p in problems if p.severity == "error"]
-        failed += bool(errors)
+        warnings = len(problems) - len(errors)
+        failed += bool(errors) or (args.strict and bool(warnings))
         verdict = "invalid" if errors else "valid"
-        print(f"{target}: {verdict} ({len(errors)} errors, {len(problems) - len(errors)} warnings)")
+        print(f"{target}: {verdict} ({len(errors)} errors, {warnings} warnings)")
         for problem in problems:
             print(f"  {problem}")
     return 1 if failed else 0
+
+
+def _not_found(target: str) -> str:
+    if _names_a_file(target):
+        return "the file does not exist."
+    return f"not a file, nor a registered scenario ({', '.join(registered_names())})."
+
+
+def _names_a_file(target: str) -> bool:
+    path = Path(target)
+    return path.exists() or path.suffix.lower() == ".json" or len(path.parts) > 1
 
 
 def _test(args: argparse.Namespace) -> int:
@@ -126,6 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="validate scenario files or names")
     validate.add_argument("scenarios", nargs="+", metavar="SCENARIO")
+    validate.add_argument(
+        "--strict", action="store_true", help="exit non-zero on warnings too (typos, hints)"
+    )
     validate.set_defaults(handler=_validate)
 
     test = commands.add_parser("test", help="run conversation tests with coverage")

@@ -8,10 +8,14 @@ Read top to bottom, a turn is:
 3. the move: distinctive slot values first, global transitions, then open slot values and
    the node's ``next_nodes`` in order, its turn limit (when nothing matched but a stay), and
    ``default_next``;
-4. applying it: a target node is *entered* (its skill runs once, its reply is written, and a
-   node with ``wait_for_input: false`` passes straight on), or an action is applied;
+4. applying it: a target node is *entered* (its skill runs, its reply is written, and a
+   node with ``wait_for_input: false`` passes straight on), or an action is applied (a skill
+   node that keeps the session runs its skill again with this turn's input: once per turn);
 5. a fallback when the node could not use the input, with replies that never repeat an
-   earlier assistant sentence.
+   earlier assistant sentence (a skill node answers such input itself).
+
+The bot-first opening greets at the entry node and then takes its first-turn transition, as
+a turn with no input, unless the entry still waits for input.
 
 ``Turn`` works on a private copy of the dialogue state; the engine saves it only when the
 turn finished, so a failure can never leave a half-updated session behind.
@@ -30,11 +34,11 @@ from dialogkit.nlg import phrases
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
 from dialogkit.nlg.dedupe import said_before
 from dialogkit.nlu.base import NLUProvider, NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
+from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
 from dialogkit.nlu.entities import is_open
 from dialogkit.nlu.result import NLUResult
-from dialogkit.scenario.conditions import evaluate, iter_conditions
-from dialogkit.scenario.model import Intent, Node, Slot, Transition
+from dialogkit.scenario.conditions import evaluate
+from dialogkit.scenario.model import Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.scenario.templates import render, variants
 from dialogkit.scenario.validate import ENGINE_CONTEXT_KEYS
@@ -88,12 +92,31 @@ class Turn:
     # ----------------------------------------------------------------- the opening turn
 
     async def open(self) -> str:
-        """The bot-first opening: enter the entry node and greet (turn_count becomes 1)."""
-        reply = await self._enter(self.scenario.entry, None, greeting=True)
+        """The bot-first opening (turn_count becomes 1): greet at the entry node, then take
+        its first-turn transition, so the session waits where the contract says."""
+        entry = self.scenario.entry
+        reply = await self._enter(entry, None, greeting=True)
+        if self.state.current_node == entry:
+            move = self._opening_move(self.node)
+            if move is not None:
+                if move.transition is not None:
+                    self._apply_effects(move.transition)
+                landed = await self._enter(move.target, move)
+                reply = " ".join(part for part in (reply, landed) if part)
         self.state.turn_count = 1
         self._record_assistant(reply)
         self.state.last_reply = reply
         return reply
+
+    def _opening_move(self, node: Node) -> Move | None:
+        """The entry's transitions evaluated as for a turn with no input (``nlu.*`` empty):
+        the first that holds, else ``default_next``; none while the entry still waits for
+        input (a missing slot to collect, transitions that test ``nlu.*`` / ``input.*``, or an
+        explicit ``wait_for_input: true``) or is terminal."""
+        facts = self.scenario.index.node(node.id)
+        if node.terminal or facts.waits_for_input or self._missing_slots(node):
+            return None
+        return self._first_move(node)
 
     # ----------------------------------------------------------------- a user message
 
@@ -125,6 +148,8 @@ class Turn:
                 move = self._turn_limit(node) or move
         if move is None:
             move = self._default_move(node, exhausted)
+        if move is None and node.params.skill:
+            move = Move("stay")  # a skill node answers what no transition takes
         if move is None:
             return await self._fallback("not_understood", self._nlu)
 
@@ -197,6 +222,11 @@ class Turn:
                 k: v for k, v in self.state.context.items() if k in ENGINE_CONTEXT_KEYS
             }
             return await self._enter(self.scenario.entry, move)
+        if node.params.skill and self._skill is None:
+            # The skill answers every turn the session stays at its node, with this turn's
+            # input, but never twice in one turn (a first message may have entered it).
+            self._skill = await self._run_skill(node)
+            return await self._node_reply(node, greeting=False)
         return await self._node_reply(node, greeting=False, entering=False)
 
     def _previous_node(self) -> str:
@@ -265,6 +295,11 @@ class Turn:
         """The move of a node that does not wait (or has nothing left to ask)."""
         if node.terminal or (node.wait_for_input and not slots_complete):
             return None
+        return self._first_move(node)
+
+    def _first_move(self, node: Node) -> Move | None:
+        """The first of the node's transitions that holds now, else its ``default_next``; only
+        a move to another node counts (an action keeps the session where it is)."""
         move = self._match(node.next_nodes)
         if move is None and node.default_next is not None:
             move = Move("goto", node.default_next)
@@ -309,16 +344,11 @@ class Turn:
     # ----------------------------------------------------------------- NLU
 
     async def _understand(self, node: Node, text: str) -> NLUResult:
-        own = self.scenario.document.intents
-        intents: dict[str, Intent] = {
-            **own,
-            **{name: i for name, i in BUILTIN_INTENTS.items() if name not in own},
-        }
         request = NLURequest(
             scenario=self.scenario,
             node=node,
             text=text,
-            intents=intents,
+            intents=self.scenario.index.intents,
             slots=self._node_slots(node),
             expected_slot=self._expected_slot(node),
             history=self.state.history[-HISTORY_WINDOW:],
@@ -332,9 +362,10 @@ class Turn:
 
     @staticmethod
     def _constrain(result: NLUResult, request: NLURequest) -> NLUResult:
-        """Whatever a provider answered, keep only declared intents and the slots the node
-        may use. Values are not coerced again: providers return them typed (``coerce`` is not
-        idempotent for pattern slots, whose extracted value no longer carries its context)."""
+        """Whatever a provider answered, keep only the scenario's intents (declared, built in,
+        or named in a condition) and the slots the node may use. Values are not coerced again:
+        providers return them typed (``coerce`` is not idempotent for pattern slots, whose
+        extracted value no longer carries its context)."""
         intent = result.intent if result.intent in request.intents else None
         entities = {k: v for k, v in result.entities.items() if k in request.slots}
         confidence = min(max(result.confidence, 0.0), 1.0)
@@ -343,16 +374,9 @@ class Turn:
         )
 
     def _node_slots(self, node: Node) -> dict[str, Slot]:
-        """Slots the node may fill or test: collected, accepted, or named in its conditions."""
-        names = [*node.collect_slots, *node.accept_slots]
-        transitions = [*node.next_nodes, *self.scenario.document.graph.global_transitions]
-        for transition in transitions:
-            for condition, _ in iter_conditions(transition.condition, ""):
-                parts = condition.field.split(".")
-                if parts[:2] == ["nlu", "entities"] and len(parts) > 2:
-                    names.append(parts[2])
-        declared = self.scenario.document.slots
-        return {name: declared[name] for name in dict.fromkeys(names) if name in declared}
+        """Slots the node may fill or test: collected, accepted, or named in its conditions
+        (computed once per scenario; the mapping is shared, so never mutate it)."""
+        return self.scenario.index.node(node.id).slots
 
     # ----------------------------------------------------------------- skills
 
@@ -422,18 +446,19 @@ class Turn:
         return next((text for text in texts if not said_before(text, earlier)), texts[0])
 
     async def _node_reply(self, node: Node, *, greeting: bool, entering: bool = True) -> str:
-        """The reply of the node the session is at: it always asks for what the node expects."""
+        """The reply of the node the session is at: it always asks for what the node expects.
+
+        A skill's direct-mode reply (and any failure reply) is said verbatim, even with a
+        language model configured; only ``response_mode: nlg`` hands the output to NLG.
+        """
         question = self._question(node)
-        skill = self._skill
+        skill = self._skill if entering else None
         default = self._variant(node.responses.get("default"))
-        if entering and skill is not None and skill.reply:
-            reference = skill.reply
-        elif node.collect_slots and not entering:
-            reference = ""
-        else:
-            reference = default
+        reference = "" if node.collect_slots and not entering else default
         if greeting and default:
             text = default
+        elif skill is not None and skill.mode == "direct" and skill.reply:
+            text = skill.reply
         else:
             text = (
                 await self._generate("greeting" if greeting else "reply", node, reference, question)

@@ -3,26 +3,40 @@
 Examples are compared by character n-grams (Dice coefficient over 2- and 3-grams with word
 boundary marks), which works for Korean and Japanese without a tokenizer and is fully
 deterministic. Keywords and patterns are stronger signals than examples.
+
+Everything derived from the scenario (normalized examples and their n-grams, keywords,
+compiled patterns, the intents each node can use) is prepared once per scenario by
+``RuleIndex``; a turn only normalizes the utterance and scores the node's intents.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from dialogkit.nlu.base import NLURequest
+from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.entities import INVALID, contains_word, extract
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
+from dialogkit.scenario.scenario import Scenario
 
 INTENT_THRESHOLD: Final = 0.5
 """At or below this score an utterance has no intent (which is not, by itself, a fallback).
 
 Ties between intents go to the one listed first: the scenario's own intents come before the
 built-in ones, so a scenario's wording wins over the generic sentences."""
+
+NAME_WORDS_SCORE: Final = 0.9
+"""Score of an implied intent (named in conditions, not declared) whose name words were all
+said: as strong as a keyword, since the scenario's author chose those words."""
+NAME_FILLERS: Final = frozenset({"the", "and", "for", "with", "from", "about"})
+"""Words of an intent name that say nothing on their own."""
 
 CONTROL_INTENTS: Final = frozenset({"help", "repeat", "goodbye"})
 """Intents that mean the user is not answering the question, so no text slot is filled."""
@@ -58,29 +72,129 @@ def ngrams(text: str) -> frozenset[str]:
 
 def similarity(left: str, right: str) -> float:
     """Dice coefficient of the character n-grams of two texts."""
-    a, b = ngrams(left), ngrams(right)
+    return _dice(ngrams(left), ngrams(right))
+
+
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
     return 2 * len(a & b) / (len(a) + len(b))
 
 
+@dataclass(frozen=True)
+class Utterance:
+    """The user's text with what every intent's scoring reads, computed once per turn."""
+
+    text: str
+    lowered: str
+    words: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str) -> Utterance:
+        lowered = normalize(text)
+        return cls(text, lowered, tuple(lowered.split()))
+
+
+@dataclass(frozen=True)
+class IntentMatcher:
+    """One intent, prepared for scoring: compiled patterns, normalized keywords and examples
+    with their n-grams, and for an implied intent the words of its name."""
+
+    patterns: tuple[re.Pattern[str], ...]
+    keywords: tuple[str, ...]
+    examples: tuple[tuple[str, frozenset[str]], ...]
+    """Each example normalized, with its n-grams."""
+    name_words: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, intent: Intent, *, implied_name: str = "") -> IntentMatcher:
+        compiled = (compile_pattern(pattern) for pattern in intent.patterns)
+        examples = [*intent.examples]
+        if implied_name and intent.description:
+            examples.append(intent.description)
+        return cls(
+            patterns=tuple(pattern for pattern in compiled if pattern is not None),
+            keywords=tuple(k for k in (normalize(k) for k in intent.keywords) if k),
+            examples=tuple((normalize(example), ngrams(example)) for example in examples),
+            name_words=_name_words(implied_name),
+        )
+
+    def score(self, utterance: Utterance) -> float:
+        """How well the utterance fits, from 0 to 1."""
+        lowered = utterance.lowered
+        if any(pattern.search(utterance.text) for pattern in self.patterns):
+            return 1.0
+        best = 0.0
+        for needle in self.keywords:
+            if contains_word(lowered, needle):
+                best = max(best, 0.85 + min(len(needle), 10) / 100)
+        if self.name_words and all(_said(word, utterance) for word in self.name_words):
+            best = max(best, NAME_WORDS_SCORE)
+        grams = ngrams(lowered)
+        for example, example_grams in self.examples:
+            if example == lowered:
+                return 1.0
+            best = max(best, _dice(example_grams, grams))
+        return best
+
+
 def score_intent(intent: Intent, text: str) -> float:
     """How well ``text`` fits ``intent``, from 0 to 1."""
-    lowered = normalize(text)
-    best = 0.0
-    for pattern in intent.patterns:
-        compiled = compile_pattern(pattern)
-        if compiled is not None and compiled.search(text):
-            return 1.0
-    for keyword in intent.keywords:
-        needle = normalize(keyword)
-        if needle and contains_word(lowered, needle):
-            best = max(best, 0.85 + min(len(needle), 10) / 100)
-    for example in intent.examples:
-        if normalize(example) == lowered:
-            return 1.0
-        best = max(best, similarity(example, text))
-    return best
+    return IntentMatcher.of(intent).score(Utterance.of(text))
+
+
+def _name_words(name: str) -> tuple[str, ...]:
+    words = [w for w in re.split(r"[_\-\s]+", name.lower()) if w]
+    kept = [w for w in words if len(w) >= 3 and w not in NAME_FILLERS]
+    return tuple(kept or words)
+
+
+def _said(word: str, utterance: Utterance) -> bool:
+    """A word of an intent's name is said when an utterance word starts with its stem (its
+    first letters, so "apply" is found in "applying" and "application")."""
+    if not word.isascii():
+        return word in utterance.lowered
+    stem = word if len(word) <= 4 else word[: max(4, len(word) - 2)]
+    return any(candidate.startswith(stem) for candidate in utterance.words)
+
+
+class RuleIndex:
+    """A scenario's intents prepared once (``Scenario.derived(RuleIndex)``), and for each
+    node the intents worth scoring: those its own and the global conditions name, plus the
+    built-ins, plus declared intents that no condition names (they can only be meant for
+    templates, skill inputs or the transcript), in the scenario's order so ties still go to
+    the intent listed first. An intent only another node's conditions name is not scored."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        implied = set(scenario.index.implied_intents)
+        self.intents = scenario.index.intents
+        self.matchers = {
+            name: IntentMatcher.of(intent, implied_name=name if name in implied else "")
+            for name, intent in self.intents.items()
+        }
+        self.exact: dict[str, str] = {}
+        """Normalized example -> the first intent listing it, over every intent: an utterance
+        that is word for word another node's example means that intent, not a weaker match
+        among the intents this node can use."""
+        for name, matcher in self.matchers.items():
+            for example, _ in matcher.examples[: len(self.intents[name].examples)]:
+                self.exact.setdefault(example, name)
+        self._candidates: dict[str, tuple[str, ...]] = {}
+
+    def candidates(self, node_id: str) -> tuple[str, ...]:
+        """The intents scored at ``node_id``, computed on first use."""
+        known = self._candidates.get(node_id)
+        if known is None:
+            usable = self.scenario.index.node(node_id).intents
+            named = self.scenario.index.named_intents
+            known = tuple(
+                name
+                for name in self.intents
+                if usable is None or name in usable or name in BUILTIN_INTENTS or name not in named
+            )
+            self._candidates[node_id] = known
+        return known
 
 
 def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
@@ -100,10 +214,16 @@ class RuleNLU:
         if not text.strip():
             return NLUResult(dialogue_act="silence", source="rules")
         intent, confidence = None, 0.0
-        for name, definition in request.intents.items():
-            score = score_intent(definition, text)
-            if score > confidence:
-                intent, confidence = name, score
+        utterance = Utterance.of(text)
+        index = request.scenario.derived(RuleIndex)
+        said = index.exact.get(utterance.lowered)
+        if said is not None and request.intents.get(said) is index.intents[said]:
+            intent, confidence = said, 1.0
+        else:
+            for name, matcher in self._matchers(request, index):
+                score = matcher.score(utterance)
+                if score > confidence:
+                    intent, confidence = name, score
         if confidence <= INTENT_THRESHOLD:
             intent = None
         entities = {}
@@ -121,6 +241,33 @@ class RuleNLU:
             dialogue_act=self._dialogue_act(text, intent, bool(entities)),
             source="rules",
         )
+
+    @staticmethod
+    def _matchers(request: NLURequest, index: RuleIndex) -> list[tuple[str, IntentMatcher]]:
+        """The intents worth scoring for this request, prepared once per scenario.
+
+        Of the scenario's intents only those the node can use count; an intent a caller
+        passes that the scenario does not know is prepared here and scored too.
+        """
+        known = request.scenario.has_node(request.node.id)
+        names: Iterable[str]
+        if known and request.intents is index.intents:
+            names = index.candidates(request.node.id)
+        else:
+            usable = set(index.candidates(request.node.id)) if known else None
+            names = [
+                n
+                for n in request.intents
+                if usable is None or n in usable or n not in index.intents
+            ]
+        chosen = []
+        for name in names:
+            definition = request.intents[name]
+            matcher = index.matchers.get(name)
+            if matcher is None or index.intents.get(name) is not definition:
+                matcher = IntentMatcher.of(definition)
+            chosen.append((name, matcher))
+        return chosen
 
     @staticmethod
     def _dialogue_act(text: str, intent: str | None, has_entities: bool) -> str:

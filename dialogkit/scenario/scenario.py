@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from dialogkit.errors import ScenarioError, ScenarioInvalid, ScenarioNotFound
 from dialogkit.scenario import graphview
+from dialogkit.scenario.index import ScenarioIndex
 from dialogkit.scenario.model import Node, ScenarioDocument, Slot
 from dialogkit.scenario.problems import Problem, errors
 from dialogkit.scenario.registry import resolve_name
 from dialogkit.scenario.validate import validate_document
+
+Derived = TypeVar("Derived")
 
 
 class Scenario:
@@ -29,6 +32,7 @@ class Scenario:
         self.document = document
         self._raw = raw if raw is not None else document.model_dump(by_alias=True)
         self._nodes = {node.id: node for node in document.graph.nodes}
+        self._derived: dict[Callable[[Scenario], Any], Any] = {}
 
     @classmethod
     def from_dict(cls, data: Any) -> Scenario:
@@ -81,6 +85,23 @@ class Scenario:
         """A digest of the document, computed once: sessions name their scenario by it."""
         canonical = json.dumps(self._raw, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+    @cached_property
+    def index(self) -> ScenarioIndex:
+        """Per-node facts and usable intents, built once and shared by every session."""
+        return ScenarioIndex(self.document)
+
+    def derived(self, build: Callable[[Scenario], Derived]) -> Derived:
+        """``build(self)``, computed once per scenario and kept with it.
+
+        Upper layers (the rule NLU's index, for one) attach what they derive from a scenario
+        here, so it lives exactly as long as the shared scenario and is never rebuilt per turn,
+        while this layer needs to know nothing of them.
+        """
+        if build not in self._derived:
+            self._derived[build] = build(self)
+        value: Derived = self._derived[build]
+        return value
 
     @property
     def is_valid(self) -> bool:

@@ -7,12 +7,13 @@ that are legal but probably unintended (an unreachable node, a node with no way 
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from dialogkit.nlu.builtin import BUILTIN_INTENT_NAMES
 from dialogkit.scenario.conditions import iter_conditions
@@ -23,6 +24,7 @@ from dialogkit.scenario.model import (
     Condition,
     Node,
     ScenarioDocument,
+    ScenarioModel,
     Transition,
 )
 from dialogkit.scenario.paths import ROOTS, root_of
@@ -33,6 +35,10 @@ REQUIRED_METADATA = ("slug", "name", "language", "version")
 TURN_FIELDS = frozenset({"node", "count", "node_turns", "fallbacks"})
 NLU_FIELDS = frozenset({"intent", "entities", "confidence", "dialogue_act"})
 INPUT_FIELDS = frozenset({"text", "confidence"})
+SUGGESTION_CUTOFF = 0.6
+"""How close (difflib ratio) a known name must be to an unknown one to be suggested."""
+LISTED_CHOICES = 12
+"""Known names listed when none is close (a large graph would otherwise list them all)."""
 ENGINE_CONTEXT_KEYS = frozenset({"session_user", "last_skill_status", "time_of_day", "daypart"})
 """Context keys the engine owns; scenarios and skills cannot write them."""
 
@@ -90,6 +96,7 @@ class _Checker:
         self.intents = set(document.intents) | BUILTIN_INTENT_NAMES
 
     def run(self) -> Iterator[Problem]:
+        yield from _unknown_keys(self.doc, "")
         yield from self._metadata()
         yield from self._registries()
         yield from self._graph()
@@ -191,10 +198,7 @@ class _Checker:
         for field in ("collect_slots", "accept_slots"):
             for i, slot in enumerate(getattr(node, field)):
                 if slot not in self.doc.slots:
-                    yield Problem(
-                        path=f"{path}.{field}[{i}]",
-                        message=f"Slot {slot!r} is not declared in the `slots` registry.",
-                    )
+                    yield self._undeclared_slot(slot, f"{path}.{field}[{i}]")
         params = node.params
         skill_keys = SKILL_PARAM_KEYS & params.model_fields_set
         if not params.skill.strip() and skill_keys:
@@ -295,16 +299,14 @@ class _Checker:
                 yield from self._destination(destination, f"{path}.append.{destination}")
         for i, slot in enumerate(transition.clear_slots):
             if slot not in self.doc.slots:
-                yield Problem(
-                    path=f"{path}.clear_slots[{i}]",
-                    message=f"Slot {slot!r} is not declared in the `slots` registry.",
-                )
+                yield self._undeclared_slot(slot, f"{path}.clear_slots[{i}]")
 
     def _condition(self, condition: Condition, path: str) -> Iterator[Problem]:
         if condition.operator not in OPERATORS:
             yield Problem(
                 path=f"{path}.operator",
-                message=f"Unknown operator {condition.operator!r}; use one of {sorted(OPERATORS)}.",
+                message=f"Unknown operator {condition.operator!r}; "
+                + _fix(condition.operator, OPERATORS),
             )
         yield from self._path_ref(condition.field, f"{path}.field")
         if condition.operator in {"in", "not_in"} and not isinstance(condition.value, list):
@@ -322,8 +324,11 @@ class _Checker:
                 if isinstance(value, str) and value not in self.intents:
                     yield Problem(
                         path=f"{path}.value",
-                        message=f"Intent {value!r} is not declared in `intents` and is not "
-                        f"built in ({', '.join(sorted(BUILTIN_INTENT_NAMES))}).",
+                        message=f"Intent {value!r} is not declared in `intents`"
+                        f"{suggestion(value, self.intents, '; ')}. Language-model NLU can "
+                        "still choose it; declare it with examples so offline NLU recognizes "
+                        "it too (until then it matches the words of its name).",
+                        severity="warning",
                     )
 
     def _path_ref(self, field: str, path: str) -> Iterator[Problem]:
@@ -338,9 +343,7 @@ class _Checker:
             return
         second = parts[1] if len(parts) > 1 else ""
         if root == "slots" and second and second not in self.doc.slots:
-            yield Problem(
-                path=path, message=f"Slot {second!r} is not declared in the `slots` registry."
-            )
+            yield self._undeclared_slot(second, path)
         elif root == "nlu":
             if second not in NLU_FIELDS:
                 yield Problem(
@@ -351,7 +354,7 @@ class _Checker:
                 yield Problem(
                     path=path,
                     message=f"Entity {parts[2]!r} is not a declared slot; entities are named "
-                    "after slots.",
+                    f"after slots{suggestion(parts[2], self.doc.slots, ', ')}.",
                 )
         elif root == "input" and second not in INPUT_FIELDS:
             yield Problem(
@@ -370,9 +373,7 @@ class _Checker:
                 path=path, message=f"Destination {destination!r} must be slots.NAME or context.KEY."
             )
         elif root == "slots" and key not in self.doc.slots:
-            yield Problem(
-                path=path, message=f"Slot {key!r} is not declared in the `slots` registry."
-            )
+            yield self._undeclared_slot(key, path)
         elif root == "context" and (key in ENGINE_CONTEXT_KEYS or key.startswith("_")):
             yield Problem(path=path, message=f"Context key {key!r} is reserved for the engine.")
 
@@ -395,8 +396,14 @@ class _Checker:
 
     def _unknown_node(self, target: str, path: str) -> Problem:
         return Problem(
+            path=path, message=f"Node {target!r} does not exist; {_fix(target, self.node_ids)}"
+        )
+
+    def _undeclared_slot(self, name: str, path: str) -> Problem:
+        return Problem(
             path=path,
-            message=f"Node {target!r} does not exist; use one of {sorted(self.node_ids)}.",
+            message=f"Slot {name!r} is not declared in the `slots` registry"
+            f"{suggestion(name, self.doc.slots, '; ')}.",
         )
 
     def _reachability(self) -> Iterator[Problem]:
@@ -426,3 +433,48 @@ class _Checker:
                     message=f"Node {node.id!r} cannot be reached from the entry {graph.entry!r}.",
                     severity="warning",
                 )
+
+
+def suggestion(name: str, choices: Iterable[str], lead: str) -> str:
+    """``lead`` + "did you mean `x`?" when a known name is close to ``name``, else empty."""
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=SUGGESTION_CUTOFF)
+    return f"{lead}did you mean `{close[0]}`?" if close else ""
+
+
+def _fix(name: str, choices: Iterable[str]) -> str:
+    """The closest known name, else (some of) the names to choose from."""
+    known = sorted(choices)
+    close = suggestion(name, known, "")
+    if close:
+        return close
+    shown = ", ".join(known[:LISTED_CHOICES])
+    more = f" and {len(known) - LISTED_CHOICES} more" if len(known) > LISTED_CHOICES else ""
+    return f"use one of {shown}{more}."
+
+
+def _unknown_keys(model: BaseModel, path: str) -> Iterator[Problem]:
+    """Keys the format does not define: kept and ignored, reported so typos are caught."""
+    fields = type(model).model_fields
+    known = [info.alias or name for name, info in fields.items()]
+    for key in model.model_extra or {}:
+        hint = suggestion(key, known, "; ") or "; it is kept and ignored."
+        yield Problem(
+            path=f"{path}.{key}" if path else key,
+            message=f"Unknown key `{key}`{hint}",
+            severity="warning",
+        )
+    for name, info in fields.items():
+        step = info.alias or name
+        yield from _unknown_keys_in(getattr(model, name), f"{path}.{step}" if path else step)
+
+
+def _unknown_keys_in(value: Any, path: str) -> Iterator[Problem]:
+    if isinstance(value, ScenarioModel):
+        yield from _unknown_keys(value, path)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _unknown_keys_in(item, f"{path}[{index}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, ScenarioModel | list):
+                yield from _unknown_keys_in(item, f"{path}.{key}")

@@ -146,6 +146,7 @@ def test_a_routing_node_says_nothing_and_costs_no_generation() -> None:
         "id": "start",
         "description": "Start.",
         "responses": {"default": "Hi."},
+        "wait_for_input": True,
         "default_next": "route",
     }
     engine = Engine(router=Router(), skills=RecordingSkills())

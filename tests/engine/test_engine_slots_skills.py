@@ -158,8 +158,14 @@ def test_entry_skill_without_bot_first_runs_on_the_first_message() -> None:
     reply = session.send("what is the weather")
     assert reply.response == "Looked it up. More?"
     assert skills.calls[0].scope["input"]["text"] == "what is the weather"
-    session.send("again")
+    # Once per turn: the first message entered the node (skill ran once), the next one
+    # stays there and the skill answers it with that turn's input.
     assert len(skills.calls) == 1
+    assert session.send("and tomorrow").response == "ran lookup"
+    assert [c.scope["input"]["text"] for c in skills.calls] == [
+        "what is the weather",
+        "and tomorrow",
+    ]
 
 
 def test_a_crashing_skill_runner_becomes_the_error_reply() -> None:
@@ -197,3 +203,39 @@ def test_pass_through_chain_is_bounded_on_cycles(engine: Engine) -> None:
     }
     reply = engine.start(make_graph([a, b]), bot_first=True).initial_reply
     assert reply.response.split() == ["a", "b"] * 8
+
+
+def test_a_skill_node_answers_a_turn_no_transition_takes_and_a_resume() -> None:
+    skills = RecordingSkills()
+    engine = Engine(router=OfflineRouter(), skills=skills)
+    ask = {
+        "id": "ask",
+        "description": "Ask anything.",
+        "params": {"skill": "ask", "input_map": {"q": "input.text"}},
+        "next_nodes": [
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": "thanks"},
+                "target": "end",
+            }
+        ],
+    }
+    end = {
+        "id": "end",
+        "description": "Done.",
+        "params": {"skill": "wrap", "input_map": {"q": "input.text"}},
+        "terminal": True,
+    }
+    session = engine.start(make_graph([ask, end]), bot_first=True)
+    assert [c.node.id for c in skills.calls] == ["ask"]
+    reply = session.send("is it raining")
+    assert (reply.current_node, reply.trace and reply.trace.fallback) == ("ask", None)
+    assert reply.response == "ran ask"
+    assert session.send("thank you").current_node == "end"
+    resumed = session.send("one more thing")
+    assert (resumed.current_node, resumed.session_complete) == ("end", True)
+    assert [(c.node.id, c.scope["input"]["text"]) for c in skills.calls] == [
+        ("ask", ""),
+        ("ask", "is it raining"),
+        ("end", "thank you"),
+        ("end", "one more thing"),
+    ]

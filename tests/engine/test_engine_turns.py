@@ -231,6 +231,7 @@ def test_unrecognised_input_still_follows_default_next(engine: Engine) -> None:
         "id": "note",
         "description": "Take a note.",
         "responses": {"default": "Any note?"},
+        "wait_for_input": True,
         "default_next": "done",
     }
     reply = start(engine, [node, DONE]).send("the weather is mild")

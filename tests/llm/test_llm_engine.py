@@ -195,6 +195,7 @@ async def test_a_bot_first_greeting_with_a_default_is_said_without_a_model_call(
 WELCOME = {
     "id": "welcome",
     "description": "Welcome the caller to Ava's bank and ask how you can help.",
+    "wait_for_input": True,  # the opening stays here: these tests are about the greeting
     "default_next": "done",
 }
 

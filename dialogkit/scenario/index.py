@@ -1,0 +1,152 @@
+"""What the engine derives from a scenario's graph, computed once per parsed scenario.
+
+A turn needs, for the node it is at: the slots it may fill or test, the intents its
+conditions (and the global ones) can use, and whether the node waits for the user. None of
+that changes while the scenario lives, so it is computed here once, when the scenario is
+first used, and shared by every session that runs it, instead of on every turn.
+
+Intents need no registry: an intent named in a condition (``nlu.intent`` equals / in) is
+usable even when ``intents`` does not declare it. It is then *implied*: its description is
+taken from the nodes its transitions lead to, so language-model NLU can choose it and the
+rule NLU can match it (see ``dialogkit.nlu.rules``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from dialogkit.nlu.builtin import BUILTIN_INTENTS
+from dialogkit.scenario.conditions import iter_conditions
+from dialogkit.scenario.model import Condition, Intent, Node, ScenarioDocument, Slot, Transition
+
+NAMING_OPERATORS: Final = frozenset({"equals", "in"})
+"""Operators by which a condition names the intents it accepts; any other operator on
+``nlu.intent`` (not_equals, exists, matches...) can be decided by every intent."""
+
+LISTING_OPERATORS: Final = NAMING_OPERATORS | {"not_equals", "not_in"}
+"""Operators whose value lists intent names (for the intents a scenario can produce)."""
+
+INPUT_ROOTS: Final = ("nlu.", "input.")
+
+
+@dataclass(frozen=True)
+class NodeFacts:
+    """The per-node data a turn reads (never mutate: it is shared by every session)."""
+
+    slots: dict[str, Slot]
+    """Declared slots the node collects, accepts, or tests in its or global conditions."""
+    intents: frozenset[str] | None
+    """Intents its own and the global conditions name; None when any intent can matter."""
+    waits_for_input: bool
+    """It answers a user's turn whatever its slots: it says ``wait_for_input: true``, or its
+    own transitions test ``nlu.*`` or ``input.*`` (the bot-first opening stops there)."""
+
+
+class ScenarioIndex:
+    """Per-node facts and the usable intents of one scenario (built by ``Scenario.index``)."""
+
+    def __init__(self, document: ScenarioDocument) -> None:
+        self.document = document
+        global_transitions = document.graph.global_transitions
+        self.named_intents: dict[str, list[str]] = {}
+        """Every intent named in a condition -> the nodes its transitions lead to."""
+        for transition in [
+            *global_transitions,
+            *(t for node in document.graph.nodes for t in node.next_nodes),
+        ]:
+            for name in _named_intents(transition)[0]:
+                targets = self.named_intents.setdefault(name, [])
+                if transition.target and transition.target not in targets:
+                    targets.append(transition.target)
+        self.intents: dict[str, Intent] = self._intents()
+        """Every intent the scenario can produce (shared: never mutate)."""
+        global_names, global_any = _intents_of(global_transitions)
+        self._nodes = {
+            node.id: self._facts(node, global_names, global_any) for node in document.graph.nodes
+        }
+
+    def node(self, node_id: str) -> NodeFacts:
+        """The facts of ``node_id`` (a KeyError for an unknown node, as ``Scenario.node``)."""
+        return self._nodes[node_id]
+
+    @property
+    def implied_intents(self) -> list[str]:
+        """Intents named in conditions that neither ``intents`` nor the built-ins declare."""
+        declared = self.document.intents
+        return [n for n in self.named_intents if n not in declared and n not in BUILTIN_INTENTS]
+
+    def _intents(self) -> dict[str, Intent]:
+        """Declared intents, then implied ones, then the built-ins not replaced."""
+        own = self.document.intents
+        nodes = {node.id: node for node in self.document.graph.nodes}
+        implied = {
+            name: Intent(
+                description=" ".join(
+                    nodes[target].description
+                    for target in self.named_intents[name]
+                    if target in nodes
+                ).strip()
+            )
+            for name in self.implied_intents
+        }
+        builtin = {name: i for name, i in BUILTIN_INTENTS.items() if name not in own}
+        return {**own, **implied, **builtin}
+
+    def _facts(self, node: Node, global_names: set[str], global_any: bool) -> NodeFacts:
+        names, any_intent = _intents_of(node.next_nodes)
+        transitions = [*node.next_nodes, *self.document.graph.global_transitions]
+        slot_names = [*node.collect_slots, *node.accept_slots]
+        tests_input = False
+        for transition in transitions:
+            for condition, _ in iter_conditions(transition.condition, ""):
+                parts = condition.field.split(".")
+                if parts[:2] == ["nlu", "entities"] and len(parts) > 2:
+                    slot_names.append(parts[2])
+        for transition in node.next_nodes:
+            for condition, _ in iter_conditions(transition.condition, ""):
+                tests_input = tests_input or condition.field.startswith(INPUT_ROOTS)
+        declared = self.document.slots
+        slots = {name: declared[name] for name in dict.fromkeys(slot_names) if name in declared}
+        return NodeFacts(
+            slots=slots,
+            intents=None if any_intent or global_any else frozenset(names | global_names),
+            waits_for_input=tests_input or _says_wait(node),
+        )
+
+
+def _says_wait(node: Node) -> bool:
+    """``wait_for_input: true`` written in the graph (the default alone does not say it)."""
+    return "wait_for_input" in node.model_fields_set and node.wait_for_input
+
+
+def _intents_of(transitions: Iterable[Transition]) -> tuple[set[str], bool]:
+    """The intents ``transitions`` name, and whether one tests the intent another way."""
+    names: set[str] = set()
+    any_intent = False
+    for transition in transitions:
+        named, other = _named_intents(transition)
+        names.update(named)
+        any_intent = any_intent or other
+    return names, any_intent
+
+
+def _named_intents(transition: Transition) -> tuple[list[str], bool]:
+    """The intents a transition's conditions name, and whether one of them can be decided by
+    any intent (an operator other than equals / in, or a test under ``not``)."""
+    named: list[str] = []
+    other = False
+    for condition, path in iter_conditions(transition.condition, ""):
+        if condition.field != "nlu.intent":
+            continue
+        if condition.operator in LISTING_OPERATORS:
+            named.extend(_values(condition))
+        if condition.operator not in NAMING_OPERATORS or "not" in path.split("."):
+            other = True
+    return named, other
+
+
+def _values(condition: Condition) -> list[str]:
+    values = condition.value if isinstance(condition.value, list) else [condition.value]
+    return [value for value in values if isinstance(value, str) and value]
