@@ -8,13 +8,20 @@ PORT ?= 8000
 
 .PHONY: run test lint typecheck pytest scenarios-test docs redis bench schema clean
 
+# Set-up prints one line per step. pip runs with -qq: its warnings (such as this machine's
+# unreachable extra index) are dropped while its errors still print; apt's output is kept and
+# shown only when a step fails.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV) || { apt-get install -y -q python3-venv && $(PYTHON) -m venv $(VENV); }
+	@echo "creating the environment in $(VENV)"
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  out=$$(apt-get install -y -q python3-venv 2>&1) || { echo "$$out"; exit 1; }; \
+	  $(PYTHON) -m venv $(VENV); }
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	@echo "installing dialogkit and its dependencies"
+	@$(BIN)/python -m pip install -qq --upgrade pip
+	@$(BIN)/python -m pip install -qq -e '.[dev]'
+	@touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/dialogkit serve --host $(HOST) --port $(PORT) --with-skill-runtime
@@ -23,13 +30,13 @@ run: $(STAMP)
 redis:
 	@command -v redis-server >/dev/null 2>&1 || { \
 	  echo "installing redis-server"; \
-	  (apt-get update -q >/dev/null && apt-get install -y -q redis-server >/dev/null) \
-	  || (sudo apt-get update -q >/dev/null && sudo apt-get install -y -q redis-server >/dev/null) \
-	  || echo "warning: could not install redis-server; Redis store tests will fail"; }
+	  out=$$( (apt-get update -q && apt-get install -y -q redis-server) 2>&1 \
+	    || (sudo apt-get update -q && sudo apt-get install -y -q redis-server) 2>&1 ) \
+	  || { echo "$$out"; echo "warning: could not install redis-server; Redis store tests will fail"; }; }
 
 lint: $(STAMP)
-	$(BIN)/ruff check dialogkit dialogkit_server tests benchmarks
-	$(BIN)/ruff format --check dialogkit dialogkit_server tests benchmarks
+	$(BIN)/ruff check dialogkit dialogkit_server tests benchmarks tools
+	$(BIN)/ruff format --check dialogkit dialogkit_server tests benchmarks tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

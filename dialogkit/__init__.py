@@ -1,20 +1,23 @@
 """dialogkit: graph-driven dialogue, in-process or against a deployed service."""
 
-from dialogkit.client import AsyncClient, AsyncRemoteSession, Client, RemoteSession
+from dialogkit.client import AsyncClient, AsyncRemoteSession, Client, RemoteSession, StartOptions
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.session import Reply, Session
 from dialogkit.errors import (
     APIError,
     BadRequest,
     ConfigurationError,
+    ConnectionFailed,
     DialogkitError,
     LLMError,
+    RequestTimeout,
     ScenarioError,
     ScenarioInvalid,
     ScenarioNotFound,
     ServerError,
     SessionNotFound,
     SkillError,
+    TransportError,
     ValidationFailed,
 )
 from dialogkit.scenario import Problem, Scenario
@@ -29,12 +32,14 @@ __all__ = [
     "BadRequest",
     "Client",
     "ConfigurationError",
+    "ConnectionFailed",
     "DialogkitError",
     "Engine",
     "LLMError",
     "Problem",
     "RemoteSession",
     "Reply",
+    "RequestTimeout",
     "Scenario",
     "ScenarioError",
     "ScenarioInvalid",
@@ -44,6 +49,8 @@ __all__ = [
     "SessionNotFound",
     "Settings",
     "SkillError",
+    "StartOptions",
+    "TransportError",
     "ValidationFailed",
     "__version__",
 ]

@@ -172,10 +172,34 @@ def build_parser() -> argparse.ArgumentParser:
     schema = commands.add_parser("schema", help="print the JSON Schema of scenario files")
     schema.set_defaults(handler=_schema)
 
-    chat = commands.add_parser("chat", help="chat with a scenario in the terminal")
-    chat.add_argument("scenario")
-    chat.add_argument("--llm", default=None)
-    chat.add_argument("--server", default=None, help="URL of a deployed service")
+    chat = commands.add_parser(
+        "chat",
+        help="chat with a scenario in the terminal",
+        description="Chat with a scenario in the terminal until it completes (its final data "
+        "is printed), /quit, or end of input. In-process by default, starting the reference "
+        "skill runtime when the scenario calls skills and SKILL_RUNTIME_BASE_URL is unset.",
+        epilog="Commands while chatting: /info shows the session state, /conf VALUE TEXT "
+        "sends TEXT with an STT confidence, /quit leaves. Models: CORE_NLU_LLM and "
+        "CORE_DEFAULT_LLM (see docs/llm.md); unset, the offline rule NLU and template NLG run.",
+    )
+    chat.add_argument(
+        "scenario",
+        help="a registered scenario name (e.g. card_issuance) or a scenario JSON file",
+    )
+    chat.add_argument(
+        "--llm",
+        default=None,
+        metavar="MODEL",
+        help="model for both understanding and replies, for this session (default: "
+        "CORE_NLU_LLM / CORE_DEFAULT_LLM, else offline; 'offline' forces the offline ones)",
+    )
+    chat.add_argument(
+        "--server",
+        default=None,
+        metavar="URL",
+        help="base URL of a deployed service to chat through, e.g. http://127.0.0.1:8000 "
+        "(with its path prefix, if any); default: run the session in this process",
+    )
     chat.set_defaults(handler=_chat)
 
     evaluation = commands.add_parser(

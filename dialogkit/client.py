@@ -12,15 +12,20 @@ evaluation loop runs unchanged against an in-process engine or a remote service:
         print(session.initial_reply.response)
         print(session.send("I need a new card").response)
 
-Errors: 400 -> ``BadRequest``, 422 -> ``ValidationFailed``, 404 on a session route ->
+Errors (``dialogkit.errors``), each naming the URL and what to check: 400 -> ``BadRequest``,
+422 -> ``ValidationFailed``, a contract 404 (JSON ``detail``) on a session route ->
 ``SessionNotFound``, and so is a 500 on ``/v1/message`` (how the reference service answers an
-unknown session); other 5xx -> ``ServerError``, other statuses -> ``APIError``. Transport
-failures (connection refused, timeouts) stay httpx exceptions (``httpx.TransportError``): they
-are not answers of the service, and httpx already tells a timeout from a refused connection.
+unknown session) unless that 500 is an HTML page, which only a proxy or a broken deployment
+sends; other 5xx (a proxy's 502/504 page included) -> ``ServerError``; a 404 that is not the
+service's (a missing path prefix such as ``/dm``) and other statuses -> ``APIError``. A refused,
+unresolved or reset connection -> ``ConnectionFailed``, no answer in time -> ``RequestTimeout``
+(both ``TransportError``, with the httpx exception as ``__cause__``).
 """
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypedDict, TypeVar, Unpack
@@ -30,12 +35,16 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
+from dialogkit.engine.options import StartOptions
 from dialogkit.engine.session import Reply
 from dialogkit.errors import (
     APIError,
     BadRequest,
+    ConnectionFailed,
+    RequestTimeout,
     ServerError,
     SessionNotFound,
+    TransportError,
     ValidationFailed,
 )
 from dialogkit.scenario.scenario import Scenario
@@ -44,10 +53,8 @@ from dialogkit.wire import (
     ChatbotSessionCreateRequest,
     ChatbotSessionCreateResponse,
     ChatbotSessionInfoResponse,
-    ChatbotSessionUser,
     ChatbotValidateRequest,
     ChatbotValidateResponse,
-    CompletionOptions,
     MessageInput,
     RequeryContext,
     RootInfo,
@@ -74,19 +81,6 @@ DEFAULT_TIMEOUT = httpx.Timeout(130.0, connect=10.0)
 MESSAGE_PATH = "/v1/message"
 
 GraphLike = Scenario | Mapping[str, Any]
-
-
-class StartOptions(TypedDict, total=False):
-    """Session options, as ``Engine.start`` takes them (minus ``hybrid_nlu``: not on the wire)."""
-
-    user: ChatbotSessionUser | dict[str, Any]
-    bot_first: bool | None
-    llm_choice: str
-    nlu_llm_choice: str
-    user_system_prompt: str
-    max_fallback_retries: int | None
-    stt_confidence_threshold: float
-    completion_options: CompletionOptions | dict[str, Any]
 
 
 class SessionFields(StartOptions, total=False):
@@ -152,7 +146,13 @@ def _create_request(
     if unknown:
         raise TypeError(f"Unknown session field(s): {', '.join(unknown)}")
     base = request.model_dump() if request is not None else {}
-    return ChatbotSessionCreateRequest.model_validate({**base, **fields})
+    # As with Engine.start, None for these means "the default" (the wire model has no null).
+    given = {
+        name: value
+        for name, value in fields.items()
+        if not (value is None and name in ("user", "completion_options"))
+    }
+    return ChatbotSessionCreateRequest.model_validate({**base, **given})
 
 
 def _response_body(response: httpx.Response) -> Any:
@@ -162,10 +162,59 @@ def _response_body(response: httpx.Response) -> Any:
         return response.text
 
 
-def _detail(body: Any) -> str:
+def _is_html(response: httpx.Response) -> bool:
+    """A page meant for a browser: what proxies and misrouted deployments answer."""
+    content_type: str = response.headers.get("content-type", "")
+    return content_type.startswith("text/html")
+
+
+def _detail(response: httpx.Response, body: Any) -> str:
     if isinstance(body, dict) and "detail" in body:
         return str(body["detail"])
-    return str(body)[:500]
+    if _is_html(response):
+        title = re.search(r"<title[^>]*>(.*?)</title>", str(body), re.IGNORECASE | re.DOTALL)
+        page = html.unescape(title.group(1)).strip() if title else "no title"
+        return f"an HTML page ({page})"
+    return str(body)[:500] or "an empty body"
+
+
+def _hint(response: httpx.Response, body: Any) -> str:
+    """What to check, from what answered: a proxy, something that is not the service, or it."""
+    status = response.status_code
+    if _is_html(response) and status in (502, 503, 504):
+        return (
+            "a proxy or gateway answered, not the dialogkit service: check that the service "
+            "behind it is running and that the proxy can reach it"
+        )
+    if status == 404:
+        return (
+            "this URL is not a dialogkit route: check the client's base URL (a deployment "
+            "behind a path prefix needs it, e.g. http://host/dm)"
+        )
+    if status >= 500:
+        return "the service failed while handling the request: check its log"
+    return "check the request against docs/http-api.md"
+
+
+def _transport_error(method: str, url: str, exc: httpx.TransportError) -> TransportError:
+    reason = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.TimeoutException):
+        return RequestTimeout(
+            url,
+            f"No answer from {method} {url} in time ({type(exc).__name__}): the service may be "
+            "busy or waiting on a model; check it, or give the client a longer timeout=.",
+        )
+    if isinstance(exc, httpx.ConnectError):
+        return ConnectionFailed(
+            url,
+            f"Could not connect to {url} ({reason}): check that the dialogkit service is "
+            "running (make run, or dialogkit serve) and that the host and port are right.",
+        )
+    return ConnectionFailed(
+        url,
+        f"The connection to {url} failed before an answer arrived ({type(exc).__name__}: "
+        f"{reason}): check the service's log and any proxy between the client and it.",
+    )
 
 
 class _BaseClient:
@@ -256,6 +305,7 @@ class _BaseClient:
 
     def _decode(self, call: _Call[T], response: httpx.Response) -> T:
         status = response.status_code
+        url = self._url(call.path)
         if response.is_success:
             try:
                 return call.parse(response.content)
@@ -263,13 +313,17 @@ class _BaseClient:
                 raise APIError(
                     status,
                     _response_body(response),
-                    f"{call.method} {call.path} answered an unexpected body: {exc}",
+                    f"{call.method} {url} answered a body that is not the contract's "
+                    f"(is this a dialogkit service?): {exc}",
                 ) from exc
         body = _response_body(response)
-        message = f"HTTP {status} from {call.method} {call.path}: {_detail(body)}"
-        if call.session_id is not None and (
-            status == 404 or (status == 500 and call.path == MESSAGE_PATH)
-        ):
+        message = (
+            f"HTTP {status} from {call.method} {url}: {_detail(response, body)}; "
+            f"{_hint(response, body)}."
+        )
+        contract_404 = status == 404 and isinstance(body, dict) and "detail" in body
+        unknown_on_message = status == 500 and call.path == MESSAGE_PATH and not _is_html(response)
+        if call.session_id is not None and (contract_404 or unknown_on_message):
             raise SessionNotFound(call.session_id, status_code=status, body=body)
         if status == 400:
             raise BadRequest(status, body, message)
@@ -298,7 +352,11 @@ class Client(ClosingMixin, _BaseClient):
         self._http = http_client or httpx.Client(transport=transport, timeout=timeout)
 
     def _send(self, call: _Call[T]) -> T:
-        response = self._http.request(call.method, self._url(call.path), json=call.body)
+        url = self._url(call.path)
+        try:
+            response = self._http.request(call.method, url, json=call.body)
+        except httpx.TransportError as exc:
+            raise _transport_error(call.method, url, exc) from exc
         return self._decode(call, response)
 
     def root(self) -> RootInfo:
@@ -362,7 +420,11 @@ class AsyncClient(AsyncClosingMixin, _BaseClient):
         self._http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
 
     async def _send(self, call: _Call[T]) -> T:
-        response = await self._http.request(call.method, self._url(call.path), json=call.body)
+        url = self._url(call.path)
+        try:
+            response = await self._http.request(call.method, url, json=call.body)
+        except httpx.TransportError as exc:
+            raise _transport_error(call.method, url, exc) from exc
         return self._decode(call, response)
 
     async def root(self) -> RootInfo:

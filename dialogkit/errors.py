@@ -11,14 +11,19 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
     ├── ConfigurationError       settings that cannot work together (refused at start-up)
-    └── APIError                 the remote service answered with an error status
+    ├── TransportError           the remote service could not be reached or did not answer
+    │   ├── ConnectionFailed     refused, unresolved, or closed before an answer (reset)
+    │   └── RequestTimeout       no answer within the client's timeout
+    └── APIError                 the remote service (or a proxy before it) answered an error
         ├── BadRequest           400
         ├── ValidationFailed     422
-        └── ServerError          5xx
+        └── ServerError          5xx, including a proxy's 502/503/504 page
 
-``SessionNotFound`` is also an ``APIError`` subclass target for the remote client: a 404
-(and a reference service's 500 on ``/v1/message``) maps to it, so code written against a
-local ``Session`` catches the same class against a deployed service.
+The remote client raises ``SessionNotFound`` too: for a contract 404 (a JSON ``detail``) on a
+session route, and for a reference service's 500 on ``/v1/message`` (unless the 500 is an HTML
+page, which only a proxy or a broken deployment sends), so code written against a local
+``Session`` catches the same class against a deployed service. Every remote error's message
+names the URL and says what to check.
 """
 
 from __future__ import annotations
@@ -80,6 +85,22 @@ class LLMError(DialogkitError):
 
 class ConfigurationError(DialogkitError):
     """Settings that cannot work together, such as several workers on the memory store."""
+
+
+class TransportError(DialogkitError):
+    """The remote service could not be reached or did not answer; ``url`` is where."""
+
+    def __init__(self, url: str, message: str) -> None:
+        self.url = url
+        super().__init__(message)
+
+
+class ConnectionFailed(TransportError):
+    """No connection (refused, unknown host) or one closed before the answer (reset)."""
+
+
+class RequestTimeout(TransportError):
+    """The service did not answer within the client's timeout."""
 
 
 class APIError(DialogkitError):

@@ -2,13 +2,17 @@
 
 After each reply it prints what the notebook widget's side panel shows: the node, the turn
 count, the slots, and the intent and fallback kind when the session reports them (a local
-session does; a remote one keeps its trace on the service).
+session does; a remote one keeps its trace on the service), on one line cut to the terminal's
+width. When the session completes it prints the final data and returns: a completed session
+has nothing more to say.
 """
 
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sys
+import unicodedata
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -19,10 +23,11 @@ import httpx
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.session import Reply
 from dialogkit.errors import DialogkitError, SessionNotFound
+from dialogkit.llm.router import is_offline
 from dialogkit.notebook.status import ChatSession, Status
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
-from dialogkit.wire import ChatbotSessionInfoResponse
+from dialogkit.wire import ChatbotFinalData, ChatbotSessionInfoResponse
 
 __all__ = ["chat"]
 
@@ -46,7 +51,8 @@ def chat(
     no ``SKILL_RUNTIME_BASE_URL`` is configured, the reference skill runtime is started
     beside it. With ``server`` (a base URL) the session runs on that service. ``llm`` is
     the model for both understanding and replies (default: the configured one, else
-    offline). Returns the exit status: 0, or 1 when the session cannot start or is lost.
+    offline). Returns the exit status: 0 (also when the session completes), 1 when the
+    session cannot start or is lost, 130 on Ctrl-C.
     """
 
     def say(line: str) -> None:
@@ -64,12 +70,16 @@ def chat(
         except (DialogkitError, httpx.HTTPError) as exc:
             say(f"error: {exc}")
             return 1
-        model = f"model {llm}" if llm else "default model"
-        say(f"{scenario}: {where}, {model}. {COMMANDS}")
-        _show(say, session.initial_reply, info)
+        say(f"{scenario}: {where}, {_providers(llm or '', server)}. {COMMANDS}")
+        # Only a terminal has a width; piped output keeps whole status lines.
+        width = shutil.get_terminal_size().columns if output.isatty() else None
+        _show(say, session.initial_reply, info, width)
+        if session.initial_reply.session_complete:
+            _finish(say, session.initial_reply.final_data)
+            return 0
         # Piped input is not echoed by the terminal; echo it so the output reads as a chat.
         echo = input_fn is input and not sys.stdin.isatty()
-        return _converse(session, input_fn, say, echo=echo)
+        return _converse(session, input_fn, say, echo=echo, width=width)
     finally:
         stack.close()
 
@@ -80,6 +90,7 @@ def _converse(
     say: Callable[[str], None],
     *,
     echo: bool,
+    width: int | None,
 ) -> int:
     while True:
         try:
@@ -118,7 +129,33 @@ def _converse(
         except (DialogkitError, httpx.HTTPError) as exc:
             say(f"error: {exc}")
             continue
-        _show(say, reply, info)
+        _show(say, reply, info, width)
+        if reply.session_complete:
+            _finish(say, reply.final_data)
+            return 0
+
+
+def _providers(llm: str, server: str | None) -> str:
+    """What understands and what answers, as the engine resolves it (or the service will)."""
+    if server:
+        return f"model {llm} (NLU and NLG)" if llm else "the service's configured models"
+    if llm and not is_offline(llm):
+        return f"model {llm} (NLU and NLG)"
+    settings = Settings()
+    nlu = "" if llm else settings.core_nlu_llm
+    nlg = "" if llm else settings.core_default_llm
+    nlu_text = "rule NLU (offline)" if is_offline(nlu) else f"NLU model {nlu}"
+    nlg_text = "template NLG (offline)" if is_offline(nlg) else f"NLG model {nlg}"
+    return f"{nlu_text}, {nlg_text}"
+
+
+def _finish(say: Callable[[str], None], final: ChatbotFinalData | None) -> None:
+    """The end of a completed session: its reason and final data, then the chat returns."""
+    if final is None:
+        say("session complete.")
+        return
+    say(f"session complete ({final.end_reason}). Final data:")
+    say(final.model_dump_json(indent=2, exclude_none=True))
 
 
 def _open(stack: ExitStack, scenario: str, llm: str, server: str | None) -> tuple[ChatSession, str]:
@@ -132,27 +169,44 @@ def _open(stack: ExitStack, scenario: str, llm: str, server: str | None) -> tupl
         client = stack.enter_context(Client(server))
         return client.start(target, llm_choice=llm, nlu_llm_choice=llm), server
     loaded = target if isinstance(target, Scenario) else Scenario.load(target)
-    settings = Settings()
-    if not settings.skill_runtime_base_url and any(node.params.skill for node in loaded.nodes):
-        settings = _with_skill_runtime(stack, settings)
-    engine = Engine(settings)
+    needs_runtime = not Settings().skill_runtime_base_url and any(
+        node.params.skill for node in loaded.nodes
+    )
+    engine = Engine(skill_runtime="embedded" if needs_runtime else None)
     stack.callback(engine.close)
-    return engine.start(loaded, llm_choice=llm, nlu_llm_choice=llm), "in-process"
+    where = "in-process, with the reference skill runtime" if needs_runtime else "in-process"
+    return engine.start(loaded, llm_choice=llm, nlu_llm_choice=llm), where
 
 
-def _with_skill_runtime(stack: ExitStack, settings: Settings) -> Settings:
-    """The reference skill runtime, started here; without its extra, skills fail visibly."""
-    try:
-        from dialogkit.skills.runtime import RuntimeServer
-    except ImportError:
-        return settings
-    runtime = stack.enter_context(RuntimeServer())
-    return settings.model_copy(update={"skill_runtime_base_url": runtime.base_url})
-
-
-def _show(say: Callable[[str], None], reply: Reply, info: ChatbotSessionInfoResponse) -> None:
+def _show(
+    say: Callable[[str], None],
+    reply: Reply,
+    info: ChatbotSessionInfoResponse,
+    width: int | None,
+) -> None:
+    """The reply, then its status line, cut to ``width`` columns when that is known."""
     if reply.error:
         say("bot> (the turn failed; the session is unchanged)")
     elif reply.response:
         say(f"bot> {reply.response}")
-    say(f"     [{Status.of(reply, info).summary()}]")
+    indent = "     "
+    summary = Status.of(reply, info).summary()
+    if width is not None:
+        summary = _fit(summary, width - len(indent) - 2)
+    say(f"{indent}[{summary}]")
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal columns (wide characters such as 한 take two)."""
+    if sum(_columns(char) for char in text) <= width:
+        return text
+    used = 0
+    for index, char in enumerate(text):
+        used += _columns(char)
+        if used > width - 1:  # one column stays for the ellipsis
+            return text[:index] + "…"
+    return text
+
+
+def _columns(char: str) -> int:
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1

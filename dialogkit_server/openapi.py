@@ -7,6 +7,10 @@ out" would call the un-prefixed path. So sanic-ext only *builds* the document (i
 are parked under an internal prefix) and this module serves it, with the prefix applied, at
 ``/openapi.json``, ``/docs`` and ``/redoc`` (and under the root path).
 
+The pages must work on a machine without internet access, so the Swagger UI and ReDoc bundles
+are served by this service from the ``openapi-ui-bundles`` package (Apache-2.0; Swagger UI is
+Apache-2.0, ReDoc MIT) under ``/docs/assets/``, and the pages name only the service's own paths.
+
 sanic-ext keeps the document in a process-wide singleton that the last app to start rewrites;
 each app therefore takes its own snapshot right after it started.
 """
@@ -17,17 +21,22 @@ import functools
 import html
 import json
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
+import openapi_ui_bundles.redoc
+import openapi_ui_bundles.swagger_ui
 from pydantic import BaseModel
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.response import html as html_response
 from sanic.response import json as json_response
+from sanic.response import raw
 from sanic_ext import Extend
 from sanic_ext.extensions.openapi import openapi
 from sanic_ext.extensions.openapi.builders import OperationStore, SpecificationBuilder
 from sanic_ext.extensions.openapi.extension import OpenAPIExtension
 
+from dialogkit_server.errors import DetailError
 from dialogkit_server.rootpath import public_root
 
 Handler = Callable[..., Coroutine[Any, Any, HTTPResponse]]
@@ -36,21 +45,33 @@ DOCS_PATH = "/docs"
 REDOC_PATH = "/redoc"
 OPENAPI_PATH = "/openapi.json"
 
+ASSETS_PATH = "/docs/assets"
+
 _SANIC_EXT_PREFIX = "/_sanic-ext"
-_SWAGGER_UI = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5"
-_REDOC = "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js"
+
+# The only files served from the bundles: name -> (directory, content type).
+_ASSETS: dict[str, tuple[Path, str]] = {
+    "swagger-ui.css": (openapi_ui_bundles.swagger_ui.static_path, "text/css; charset=utf-8"),
+    "swagger-ui-bundle.js": (
+        openapi_ui_bundles.swagger_ui.static_path,
+        "text/javascript; charset=utf-8",
+    ),
+    "redoc.standalone.js": (openapi_ui_bundles.redoc.static_path, "text/javascript; charset=utf-8"),
+}
 
 _SWAGGER_PAGE = """<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>{title} - Swagger UI</title>
-<link rel="stylesheet" href="{cdn}/swagger-ui.css">
+<link rel="stylesheet" href="{assets}/swagger-ui.css">
 </head>
 <body>
 <div id="swagger-ui"></div>
-<script src="{cdn}/swagger-ui-bundle.js"></script>
-<script>SwaggerUIBundle({{url: {spec_url_js}, dom_id: "#swagger-ui"}});</script>
+<script src="{assets}/swagger-ui-bundle.js"></script>
+<script>
+SwaggerUIBundle({{url: {spec_url_js}, dom_id: "#swagger-ui", validatorUrl: null}});
+</script>
 </body>
 </html>
 """
@@ -63,7 +84,7 @@ _REDOC_PAGE = """<!doctype html>
 </head>
 <body>
 <redoc spec-url="{spec_url_attr}"></redoc>
-<script src="{script}"></script>
+<script src="{assets}/redoc.standalone.js"></script>
 </body>
 </html>
 """
@@ -140,11 +161,12 @@ def docs_blueprint(name: str, *, prefix: str, root_path: str, title: str) -> Blu
     @functools.cache
     def pages(root: str) -> tuple[str, str]:
         spec_url = f"{root}{OPENAPI_PATH}"
+        assets = html.escape(f"{root}{ASSETS_PATH}")
         swagger = _SWAGGER_PAGE.format(
-            title=html.escape(title), cdn=_SWAGGER_UI, spec_url_js=json.dumps(spec_url)
+            title=html.escape(title), assets=assets, spec_url_js=json.dumps(spec_url)
         )
         redoc = _REDOC_PAGE.format(
-            title=html.escape(title), spec_url_attr=html.escape(spec_url), script=_REDOC
+            title=html.escape(title), spec_url_attr=html.escape(spec_url), assets=assets
         )
         return swagger, redoc
 
@@ -159,10 +181,28 @@ def docs_blueprint(name: str, *, prefix: str, root_path: str, title: str) -> Blu
     async def redoc_page(request: Request) -> HTTPResponse:
         return html_response(pages(public_root(request, root_path))[1])
 
+    async def asset(request: Request, name: str) -> HTTPResponse:
+        if name not in _ASSETS:
+            raise DetailError(404, f"No documentation asset named {name!r}.")
+        _, content_type = _ASSETS[name]
+        return raw(
+            _asset_bytes(name),
+            content_type=content_type,
+            headers={"cache-control": "public, max-age=86400"},
+        )
+
     bp.add_route(openapi_json, OPENAPI_PATH, methods=["GET"], name="openapi_json")
+    bp.add_route(asset, f"{ASSETS_PATH}/<name:str>", methods=["GET"], name="docs_asset")
     bp.add_route(swagger_page, DOCS_PATH, methods=["GET"], name="docs")
     bp.add_route(redoc_page, REDOC_PATH, methods=["GET"], name="redoc")
     return bp
+
+
+@functools.cache
+def _asset_bytes(name: str) -> bytes:
+    """Read once per process: the bundles are about 2 MB and never change while it runs."""
+    directory, _ = _ASSETS[name]
+    return (directory / name).read_bytes()
 
 
 def snapshot_on_start(app: Sanic[Any, Any]) -> None:

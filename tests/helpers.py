@@ -10,6 +10,16 @@ from dialogkit.skills.base import SkillCall, SkillOutcome
 ROOT = Path(__file__).resolve().parents[1]
 COFFEE = ROOT / "docs" / "examples" / "coffee.json"
 
+CARD_ISSUANCE_TURNS = [
+    "체크카드 만들고 싶어요",
+    "김민수입니다",
+    "1990년 5월 17일이요",
+    "010-1234-5678",
+    "서울시 강남구 테헤란로 123, 101동 1001호요",
+    "네 맞아요",
+]
+"""A card_issuance conversation from the card type to the issue_card skill (user 김민수)."""
+
 
 def make_graph(
     nodes: list[dict[str, Any]],

@@ -7,15 +7,16 @@ import time
 import uuid
 from collections import OrderedDict
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, Unpack
 
 from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
+from dialogkit.engine.options import EngineStartOptions
 from dialogkit.engine.providers import Router
 from dialogkit.engine.session import Reply, Session
 from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
-from dialogkit.errors import SessionNotFound
+from dialogkit.errors import DialogkitError, SessionNotFound
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.skills.base import SkillRunner
@@ -29,6 +30,9 @@ from dialogkit.wire import (
     HistoryEntry,
 )
 
+if TYPE_CHECKING:
+    from dialogkit.skills.runtime import RuntimeServer
+
 logger = logging.getLogger("dialogkit.engine")
 
 SCENARIO_CACHE_SIZE = 128
@@ -40,6 +44,11 @@ class Engine(ClosingMixin, AsyncClosingMixin):
     ``Engine()`` with no arguments is fully offline (rule NLU, template NLG, memory store).
     Given settings it routes model names to OpenAI-compatible endpoints and calls the
     configured skill runtime; a store, router or skill runner can be injected.
+
+    ``skill_runtime="embedded"`` starts the reference skill runtime in this process (on a
+    free loopback port, as ``make run`` and ``dialogkit chat`` do), so a script or notebook
+    can run a scenario that calls skills without a second process; ``close()`` stops it.
+    It takes precedence over ``SKILL_RUNTIME_BASE_URL`` and needs the ``server`` extra.
     """
 
     def __init__(
@@ -49,8 +58,22 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         store: SessionStore | None = None,
         router: Router | None = None,
         skills: SkillRunner | None = None,
+        skill_runtime: Literal["embedded"] | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        self._runtime: RuntimeServer | None = None
+        if skill_runtime is not None:
+            if skill_runtime != "embedded":
+                raise ValueError(
+                    f'skill_runtime={skill_runtime!r}: use "embedded", or None for the '
+                    "configured SKILL_RUNTIME_BASE_URL."
+                )
+            if skills is not None:
+                raise ValueError("Give either skills or skill_runtime, not both.")
+            self._runtime = _embedded_runtime()
+            self.settings = self.settings.model_copy(
+                update={"skill_runtime_base_url": self._runtime.base_url}
+            )
         self.store: SessionStore = store or _default_store(self.settings)
         self.router: Router = router or _default_router(self.settings)
         self.skills: SkillRunner = skills or _default_skills(self.settings)
@@ -114,7 +137,9 @@ class Engine(ClosingMixin, AsyncClosingMixin):
                 reply = self._reply(config, state, "", started)
         return Session(self, config.session_id, loaded, reply)
 
-    def start(self, scenario: Scenario | dict[str, Any] | str, **options: Any) -> Session:
+    def start(
+        self, scenario: Scenario | dict[str, Any] | str, **options: Unpack[EngineStartOptions]
+    ) -> Session:
         """Sync ``astart``: works in scripts and inside a running loop (Jupyter)."""
         return self.portal.run(self.astart(scenario, **options))
 
@@ -285,10 +310,14 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         return cached
 
     async def aclose(self) -> None:
-        """Close HTTP clients and the store."""
+        """Close HTTP clients and the store, then stop an embedded skill runtime."""
         for closer in (self.router.aclose, getattr(self.skills, "aclose", None), self.store.aclose):
             if closer is not None:
                 await closer()
+        if self._runtime is not None:
+            # Joins the runtime's own thread (about its one-second drain at most).
+            self._runtime.stop()
+            self._runtime = None
 
     def close(self) -> None:
         self.portal.run(self.aclose())
@@ -319,6 +348,18 @@ def _default_router(settings: Settings) -> Router:
     from dialogkit.llm.router import ModelRouter
 
     return ModelRouter(settings)
+
+
+def _embedded_runtime() -> RuntimeServer:
+    try:
+        from dialogkit.skills.runtime import RuntimeServer
+    except ImportError as exc:
+        raise DialogkitError(
+            "The embedded skill runtime needs the server extra: pip install 'dialogkit[server]'."
+        ) from exc
+    runtime = RuntimeServer().start()
+    logger.info("started the reference skill runtime at %s", runtime.base_url)
+    return runtime
 
 
 def _default_skills(settings: Settings) -> SkillRunner:

@@ -224,8 +224,24 @@ class ChatWidget:
 
         display(self.view)  # type: ignore[no-untyped-call]
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
-        bundle: dict[str, Any] | None = self.view._repr_mimebundle_(**kwargs)
+    def snapshot_html(self) -> str:
+        """The conversation so far and the side panel, as static HTML (no widget needed)."""
+        return (
+            '<div class="dialogkit-chat" style="display:flex;gap:12px;align-items:flex-start">'
+            f'<div style="flex:1 1 auto">{self.log.value}</div>'
+            f'<div style="width:260px">{self.panel.value}</div></div>'
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget view, plus a static snapshot for renderers without a kernel.
+
+        A live frontend shows the widget; nbconvert's HTML, a repository viewer or a closed
+        notebook show ``text/html``: the conversation as it was when the cell ran (display
+        the widget again in a later cell to record a later state).
+        """
+        bundle: dict[str, Any] = dict(self.view._repr_mimebundle_(**kwargs) or {})
+        bundle["text/html"] = self.snapshot_html()
+        bundle["text/plain"] = f"ChatWidget({len(self.replies)} replies, session {self.session.id})"
         return bundle
 
     def close(self) -> None:

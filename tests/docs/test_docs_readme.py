@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+from collections.abc import Iterator
 
 import pytest
 
+from dialogkit import Engine
 from tests.helpers import ROOT
 
 
@@ -19,19 +21,51 @@ def test_readme_leads_with_the_two_commands() -> None:
     assert "make test" in first_block.group(1)
 
 
-def test_readme_python_example(monkeypatch: pytest.MonkeyPatch) -> None:
+def python_blocks() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    code = re.search(r"```python\n(.*?)```", readme, re.DOTALL)
-    assert code is not None
-    monkeypatch.chdir(ROOT)
+    return re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+
+
+def run_as_written(code: str, name: str) -> None:
+    """Run one block and check each commented ``print`` against what it printed."""
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
-        exec(compile(code.group(1), "README.md", "exec"), {})
+        exec(compile(code, name, "exec"), {})
     expected = [
         line.split("# ", 1)[1].strip()
-        for line in code.group(1).splitlines()
-        if line.startswith("print(") and "# " in line
+        for line in code.splitlines()
+        if line.strip().startswith("print(") and "# " in line
     ]
     printed = output.getvalue().splitlines()
+    assert expected, f"{name}: no commented print to check"
     for shown, actual in zip(expected, printed, strict=True):
-        assert actual.startswith(shown.rstrip(". ")), (shown, actual)
+        assert actual.startswith(shown.removesuffix("...").rstrip(". ")), (shown, actual)
+
+
+@pytest.fixture(scope="module")
+def service_url() -> Iterator[str]:
+    """A real service with the embedded skill runtime, as ``make run`` starts it."""
+    from dialogkit.skills.runtime import RuntimeServer
+    from dialogkit_server import create_app
+
+    with Engine(skill_runtime="embedded") as engine, RuntimeServer(create_app(engine)) as server:
+        yield server.base_url
+
+
+def test_readme_has_the_blocks_this_test_runs() -> None:
+    blocks = python_blocks()
+    assert len(blocks) == 3
+    assert 'Engine(skill_runtime="embedded")' in blocks[1]
+    assert 'Client("http://127.0.0.1:8000")' in blocks[2]
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["offline", "embedded-skills"])
+def test_readme_in_process_examples(monkeypatch: pytest.MonkeyPatch, index: int) -> None:
+    monkeypatch.chdir(ROOT)
+    run_as_written(python_blocks()[index], f"README.md block {index + 1}")
+
+
+def test_readme_client_example(service_url: str) -> None:
+    """As written, but against a free port instead of the 8000 that ``make run`` uses."""
+    code = python_blocks()[2].replace("http://127.0.0.1:8000", service_url)
+    run_as_written(code, "README.md client block")

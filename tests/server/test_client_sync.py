@@ -14,6 +14,7 @@ from dialogkit.engine.session import Reply
 from dialogkit.errors import (
     APIError,
     BadRequest,
+    ConnectionFailed,
     ServerError,
     SessionNotFound,
     ValidationFailed,
@@ -154,14 +155,15 @@ def test_status_mapping_outside_session_routes(status: int, error: type[APIError
     assert "nope" in str(raised.value)
 
 
-@pytest.mark.parametrize(("status", "error"), [(404, SessionNotFound), (500, SessionNotFound)])
-def test_reference_service_unknown_session_on_message(status: int, error: type[Exception]) -> None:
+@pytest.mark.parametrize(
+    ("status", "body"), [(404, {"detail": "Session not found"}), (500, "Internal Server Error")]
+)
+def test_reference_service_unknown_session_on_message(status: int, body: Any) -> None:
     """The reference service answers an unknown session on /v1/message with a 500."""
-    with scripted(status, "Internal Server Error") as client, pytest.raises(error) as raised:
+    with scripted(status, body) as client, pytest.raises(SessionNotFound) as raised:
         client.message("gone", "hi")
-    assert isinstance(raised.value, SessionNotFound)
     assert raised.value.status_code == status
-    assert raised.value.body == "Internal Server Error"
+    assert raised.value.body == body
 
 
 def test_500_on_session_info_is_a_server_error() -> None:
@@ -194,12 +196,17 @@ def test_requests_carry_the_wire_body_and_the_prefixed_url() -> None:
     assert body["message_input"]["duration"] == 1.5
 
 
-def test_transport_failures_stay_httpx_errors() -> None:
+def test_a_refused_connection_names_the_url_and_what_to_check() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    with Client(f"http://127.0.0.1:{port}", timeout=2) as client, pytest.raises(httpx.ConnectError):
+    url = f"http://127.0.0.1:{port}"
+    with Client(url, timeout=2) as client, pytest.raises(ConnectionFailed) as raised:
         client.root()
+    assert raised.value.url == f"{url}/"
+    assert f"Could not connect to {url}/" in str(raised.value)
+    assert "dialogkit serve" in str(raised.value)
+    assert isinstance(raised.value.__cause__, httpx.ConnectError)
 
 
 def test_a_given_http_client_is_left_open(server: Live) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -78,6 +79,46 @@ def test_pages_load_the_document_from_the_root(http: httpx.Client, path: str, ma
     assert response.headers["content-type"].startswith("text/html")
     assert marker in response.text
     assert '"/openapi.json"' in response.text
+
+
+def page_references(page: str) -> list[str]:
+    """Every URL a page loads or links (src, href, spec-url, Swagger UI's url)."""
+    found = re.findall(r'(?:src|href|spec-url)="([^"]*)"|url: "([^"]*)"', page)
+    return [a or b for a, b in found]
+
+
+@pytest.mark.parametrize("prefix", ["", "/dm"], ids=["root", "dm"])
+@pytest.mark.parametrize(
+    ("page", "assets"),
+    [
+        ("/docs", {"swagger-ui.css": "text/css", "swagger-ui-bundle.js": "text/javascript"}),
+        ("/redoc", {"redoc.standalone.js": "text/javascript"}),
+    ],
+)
+def test_pages_load_their_assets_from_the_service_itself(
+    http: httpx.Client, dm: httpx.Client, prefix: str, page: str, assets: dict[str, str]
+) -> None:
+    """Offline machines: no CDN, no other host; every asset answers with its content type."""
+    client = dm if prefix else http
+    text = client.get(f"{prefix}{page}").text
+    references = page_references(text)
+    assert "://" not in text.replace("http://www.w3.org", "")
+    assert all(ref.startswith(f"{prefix}/") for ref in references), references
+    loaded = {ref.rsplit("/", 1)[1]: ref for ref in references if "/docs/assets/" in ref}
+    assert set(loaded) == set(assets)
+    for name, content_type in assets.items():
+        # Behind the prefix the proxy may strip it or forward it: both must answer.
+        for url in {loaded[name], loaded[name].removeprefix(prefix)}:
+            response = client.get(url)
+            assert response.status_code == 200, url
+            assert response.headers["content-type"].startswith(content_type)
+            assert len(response.content) > 10_000
+
+
+def test_unknown_assets_are_not_found(http: httpx.Client) -> None:
+    response = http.get("/docs/assets/index.html")
+    assert response.status_code == 404
+    assert "detail" in response.json()
 
 
 # ---------------------------------------------------------------------------- /dm

@@ -8,6 +8,7 @@ already inside an event loop, and the caller's loop is never blocked by the runt
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import threading
 from typing import Any, Self
@@ -102,6 +103,9 @@ class RuntimeServer(AsyncStartStopMixin):
         # TouchUp rewrites methods of the Sanic class itself, and a second rewrite in the same
         # process fails; a background runtime shares its process, so it must not touch up.
         self._app.config.TOUCHUP = False
+        # A helper server inside the caller's process is not the caller's application: Sanic's
+        # advice to run "your application" in debug mode would only confuse (chat, scripts).
+        os.environ.setdefault("SANIC_IGNORE_PRODUCTION_WARNING", "1")
         # Sanic's AsyncioServer is untyped. create_server() already listens; the app's
         # start-up runs before the address is published, so no request arrives earlier.
         try:
