@@ -214,6 +214,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--concurrency", type=int, default=16)
     evaluation.add_argument("--max-turns", type=int, default=30)
     evaluation.add_argument("--server", default=None, help="URL of a deployed service")
+    evaluation.add_argument(
+        "--skill-runtime",
+        choices=["embedded"],
+        default=None,
+        help="run the reference skill runtime in-process (else SKILL_RUNTIME_BASE_URL)",
+    )
     evaluation.add_argument("--out", default=None, help="folder to save the results in")
     evaluation.add_argument(
         "--min-success", type=float, default=None, help="exit 1 if any model is below this"

@@ -33,6 +33,7 @@ def run_eval(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             max_turns=args.max_turns,
             progress=not args.no_progress,
             server=args.server,
+            engine_options={"skill_runtime": args.skill_runtime} if args.skill_runtime else None,
         )
     except (DialogkitError, ValueError) as exc:
         out.write(f"error: {exc}\n")
