@@ -17,31 +17,40 @@ from dialogkit.scenario.scenario import Scenario
 def run_eval(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Evaluate, print the summary table, save; exit 1 when a model is below ``--min-success``."""
     # Simulated users reach failing skills and bad input on purpose; the table says enough.
-    logging.getLogger("dialogkit").setLevel(logging.ERROR)
-    models = [name.strip() for name in args.models.split(",") if name.strip()]
+    quiet = logging.getLogger("dialogkit")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     try:
-        target = args.scenario
-        scenario = Scenario.from_file(target) if Path(target).exists() else Scenario.load(target)
-        results = evaluate(
-            target if args.server and not Path(target).exists() else scenario,
-            args.users,
-            persona=args.persona,
-            models=models,
-            repeats=args.repeats,
-            seed=args.seed,
-            concurrency=args.concurrency,
-            max_turns=args.max_turns,
-            progress=not args.no_progress,
-            server=args.server,
-            engine_options={"skill_runtime": args.skill_runtime} if args.skill_runtime else None,
-        )
+        results = _evaluate(args)
     except (DialogkitError, ValueError) as exc:
         out.write(f"error: {exc}\n")
         return 2
+    finally:
+        quiet.setLevel(level)
     write_summary(results, out)
     if args.out:
         out.write(f"saved to {results.save(args.out)}\n")
     return gate(results, args.min_success, out)
+
+
+def _evaluate(args: argparse.Namespace) -> Results:
+    models = [name.strip() for name in args.models.split(",") if name.strip()]
+    target = args.scenario
+    local = Path(target).exists()
+    scenario = Scenario.from_file(target) if local else Scenario.load(target)
+    return evaluate(
+        target if args.server and not local else scenario,
+        args.users,
+        persona=args.persona,
+        models=models,
+        repeats=args.repeats,
+        seed=args.seed,
+        concurrency=args.concurrency,
+        max_turns=args.max_turns,
+        progress=not args.no_progress,
+        server=args.server,
+        engine_options={"skill_runtime": args.skill_runtime} if args.skill_runtime else None,
+    )
 
 
 def write_summary(results: Results, out: TextIO) -> None:

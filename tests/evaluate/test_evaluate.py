@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -271,12 +272,14 @@ def test_cli_eval_sets_the_exit_code_for_ci(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     common = ["eval", str(COFFEE), "--users", "6", "--seed", "7", "--no-progress"]
+    level = logging.getLogger("dialogkit").level
     assert main([*common, "--min-success", "0.9", "--out", str(tmp_path / "out")]) == 0
     assert "offline" in capsys.readouterr().out
     assert Results.load(tmp_path / "out").conversations.shape[0] == 6
     assert main([*common, "--min-success", "1.01"]) == 1
     assert "FAIL offline" in capsys.readouterr().out
     assert main(["eval", str(COFFEE), "--persona", "grumpy", "--no-progress"]) == 2
+    assert logging.getLogger("dialogkit").level == level  # quiet during the run only
 
 
 def test_the_async_runner_runs_on_the_callers_loop(coffee_data: dict[str, Any]) -> None:
