@@ -27,9 +27,10 @@ from dialogkit.evaluate import (
     task_pass_hat_k,
 )
 from dialogkit.evaluate import results as results_module
+from dialogkit.evaluate.language import language_of
 from dialogkit.notebook import Transcript
 from dialogkit.testing import ScriptedOpenAIServer, StandInModel, StandInServer
-from tests.helpers import COFFEE
+from tests.helpers import COFFEE, ROOT
 
 matplotlib.use("Agg")
 
@@ -293,3 +294,18 @@ def test_the_async_runner_runs_on_the_callers_loop(coffee_data: dict[str, Any]) 
             await engine.aclose()
 
     assert asyncio.run(go()).conversations["success"].all()
+
+
+def test_self_correcting_users_name_a_wrong_value_then_fix_it(coffee: Scenario) -> None:
+    results = run(coffee, users=20, persona="self_correcting", seed=8)
+    corrections = results.turns[results.turns["user_text"].str.startswith("no, I meant")]
+    assert len(corrections) > 0
+    assert results.conversations["success"].all()
+
+
+def test_rule_users_speak_japanese_in_a_japanese_scenario() -> None:
+    scenario = Scenario.from_file(ROOT / "scenarios" / "general_conversation.json")
+    results = evaluate(scenario, 6, persona="cooperative", seed=1, progress=False)
+    said = [text for text in results.turns["user_text"] if text]
+    assert said and all(language_of(text) == "ja" for text in said)
+    assert results.conversations["success"].all()
