@@ -30,6 +30,9 @@ from dialogkit.scenario.scenario import Scenario
 from dialogkit.wire import ChatbotSessionInfoResponse
 
 DEFAULT_STT_THRESHOLD = -0.7
+FIXED_DATE_TIME = "2026-01-05T10:00:00+00:00"
+"""When simulated sessions take place unless told otherwise (a Monday morning): the time of
+day shows in replies and model prompts, so a real clock would make reruns differ."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,7 @@ async def aevaluate(
     server: str | AsyncClient | None = None,
     user: UserFactory = rule_user,
     start_options: StartOptions | None = None,
+    date_time: str | None = FIXED_DATE_TIME,
 ) -> Results:
     """Run ``len(tasks) x repeats x len(models)`` simulated conversations; see ``evaluate``."""
     if repeats < 1 or concurrency < 1 or max_turns < 1:
@@ -300,7 +304,11 @@ async def aevaluate(
         target = _Local(engine)
     gate = asyncio.Semaphore(concurrency)
     bar = _progress_bar(len(trials), loaded.slug) if progress else None
-    options = dict(start_options or {})
+    options: dict[str, Any] = dict(start_options or {})
+    if date_time is not None:
+        person = options.get("user") or {}
+        person = person if isinstance(person, dict) else person.model_dump(exclude_unset=True)
+        options["user"] = {"date_time": date_time, **person}
 
     async def run(trial: _Trial) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         async with gate:
@@ -353,8 +361,10 @@ def evaluate(
     By default an offline ``Engine(**engine_options)`` runs them; pass ``engine`` (for
     instance one with a recording or replaying model cassette) or ``server`` (a URL or an
     ``AsyncClient``) for a deployed service. ``user`` builds the simulated user of each
-    trial (``RuleUser`` by default; see ``LLMUser.factory``). Keyword options are those of
-    ``aevaluate``.
+    trial (``RuleUser`` by default; see ``LLMUser.factory``). Sessions take place at
+    ``date_time`` (a fixed moment by default, so reruns and recorded model calls match;
+    ``None`` for the real clock) unless ``start_options["user"]`` gives its own. Keyword
+    options are those of ``aevaluate``.
     """
     engine = options.get("engine")
     portal = engine.portal if isinstance(engine, Engine) else Portal()
