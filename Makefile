@@ -45,7 +45,7 @@ pytest: $(STAMP) redis
 	$(BIN)/pytest -q -p no:cacheprovider
 
 scenarios-test: $(STAMP)
-	$(BIN)/dialogkit test scenarios --min-coverage 0.9
+	$(BIN)/dialogkit test scenarios docs/examples/tests --min-coverage 0.9
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site

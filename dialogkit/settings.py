@@ -32,6 +32,41 @@ class Settings(BaseSettings):
     skill_runtime_max_response_bytes: int = Field(
         1024 * 1024, alias="SKILL_RUNTIME_MAX_RESPONSE_BYTES", gt=0
     )
+    skill_runtime_max_in_flight: int = Field(
+        64,
+        alias="SKILL_RUNTIME_MAX_IN_FLIGHT",
+        gt=0,
+        description="Skill calls open at once per event loop; more wait for a free connection.",
+    )
+    turn_deadline_s: float = Field(
+        60.0,
+        alias="DIALOGKIT_TURN_DEADLINE_S",
+        gt=0,
+        description="Longest a turn may take; model and skill calls are cut to fit in it.",
+    )
+    max_utterance_chars: int = Field(
+        4000,
+        alias="DIALOGKIT_MAX_UTTERANCE_CHARS",
+        gt=0,
+        description="Longest message_input.text the service accepts; longer gets a 422.",
+    )
+    max_graph_nodes: int = Field(
+        1000,
+        alias="DIALOGKIT_MAX_GRAPH_NODES",
+        gt=0,
+        description="Most nodes a posted scenario_graph may have; more gets a 400.",
+    )
+    max_graph_bytes: int = Field(
+        1024 * 1024,
+        alias="DIALOGKIT_MAX_GRAPH_BYTES",
+        gt=0,
+        description="Largest request body carrying a scenario_graph; larger gets a 400.",
+    )
+    admin_token: str = Field(
+        "",
+        alias="DIALOGKIT_ADMIN_TOKEN",
+        description="When set, GET /v1/session/{id} needs `Authorization: Bearer <token>`.",
+    )
     root_path: str = Field("", alias="DIALOGKIT_ROOT_PATH")
     redis_url: str = Field("", alias="DIALOGKIT_REDIS_URL")
     state_ttl_s: int = Field(3600, alias="DIALOGKIT_STATE_TTL_S", gt=0)

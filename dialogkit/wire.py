@@ -203,3 +203,19 @@ class SkillResponse(BaseModel):
     success: bool = True
     result: dict[str, Any] = Field(default_factory=dict)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class ReadinessCheck(WireModel):
+    ready: bool
+    detail: str = ""
+
+
+class ReadinessResponse(WireModel):
+    """``GET /v1/ready``, an addition to the contract: 200 when ``ready``, else 503.
+
+    ``not_ready`` names the failing checks (``skill_runtime``, ``models``, ``store``).
+    """
+
+    ready: bool
+    not_ready: list[str] = Field(default_factory=list)
+    checks: dict[str, ReadinessCheck] = Field(default_factory=dict)

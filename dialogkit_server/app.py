@@ -8,7 +8,9 @@ strips the prefix and behind one that forwards it unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import hmac
 import itertools
 import logging
 from collections.abc import Iterator
@@ -21,10 +23,13 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.config import Config
 from sanic.worker.loader import AppLoader
 
-from dialogkit.engine.engine import Engine
+from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
+from dialogkit.engine.readiness import readiness
 from dialogkit.errors import ScenarioError, ScenarioInvalid, SessionNotFound
+from dialogkit.logsafe import escape
 from dialogkit.scenario import validate_document
 from dialogkit.scenario.problems import errors
+from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.wire import (
     ChatbotMessageResponse,
@@ -49,6 +54,7 @@ from dialogkit_server.errors import (
     json_answer,
     parse_body,
     register_error_handlers,
+    too_long,
 )
 from dialogkit_server.rootpath import Service, normalize_root_path, public_root
 
@@ -93,7 +99,8 @@ def create_app(
 ) -> Sanic[Config, SimpleNamespace]:
     """Build the service around ``engine`` (a new ``Engine(settings)`` when omitted).
 
-    ``settings`` default to the engine's; the service reads only ``root_path`` from them. An
+    ``settings`` default to the engine's; the service reads ``root_path``, the input caps and
+    the admin token from them. An
     engine created here is closed when the server stops; a given one belongs to the caller.
     ``name`` must be unique among the process's Sanic apps; by default one is generated.
     """
@@ -107,6 +114,7 @@ def create_app(
     config = Config(defaults={**LIMITS, **openapi.sanic_ext_config(TITLE, version)})
     app = Service(name or _unique_name(), config=config, error_handler=PublicErrorHandler())
     app.config.update(SAFETY)
+    _check_deadline_fits(engine.settings, float(app.config.RESPONSE_TIMEOUT))
     openapi.extend(app)
     register_error_handlers(app)
 
@@ -116,9 +124,12 @@ def create_app(
         docs = openapi.docs_blueprint(
             f"docs{index}", prefix=prefix, root_path=root_path, title=TITLE
         )
+        operations = _operations_blueprint(f"ops{index}", prefix, engine)
         app.blueprint(api)
         app.blueprint(docs)
+        app.blueprint(operations)
         openapi.exclude(docs)
+        openapi.exclude(operations)
         if prefix:
             openapi.exclude(api)
     openapi.snapshot_on_start(app)
@@ -131,6 +142,20 @@ def create_app(
 
         app.after_server_stop(close_engine)
     return app
+
+
+def _check_deadline_fits(settings: Settings, response_timeout_s: float) -> None:
+    """Warn when a turn may outlive the response timeout: the client would see a 503 and
+    the turn's reply would be lost."""
+    longest = settings.turn_deadline_s + DEADLINE_GRACE_S
+    if longest >= response_timeout_s:
+        logger.warning(
+            "DIALOGKIT_TURN_DEADLINE_S=%g plus %g s of grace does not fit in the %g s "
+            "response timeout (SANIC_RESPONSE_TIMEOUT): slow turns will answer 503",
+            settings.turn_deadline_s,
+            DEADLINE_GRACE_S,
+            response_timeout_s,
+        )
 
 
 def _unique_name() -> str:
@@ -185,22 +210,40 @@ def _api_blueprint(
         )
 
     async def create_session_json(request: Request) -> HTTPResponse:
+        too_large = _graph_too_large(request, settings)
+        if too_large:
+            raise DetailError(400, too_large)
         body = parse_body(request, ChatbotSessionCreateRequest)
         if not body.scenario_graph:
             raise DetailError(400, "scenario_graph is required: send the graph as an object.")
+        too_many = _too_many_nodes(body.scenario_graph, settings)
+        if too_many:
+            raise DetailError(400, too_many)
         if logger.isEnabledFor(logging.DEBUG):
-            logger.debug("scenario graph: %s", dumps(body.scenario_graph))
+            logger.debug("scenario graph: %s", escape(dumps(body.scenario_graph), limit=None))
         with _scenario_errors():
-            session = await engine.astart(body.scenario_graph, **_start_options(body))
+            # Parsing and validating a large graph is CPU work: off the event loop, so the
+            # turns of other sessions keep running meanwhile.
+            scenario = await asyncio.to_thread(_checked_scenario, body.scenario_graph)
+            session = await engine.astart(scenario, **_start_options(body))
         return _answer(session.initial_reply)
 
     async def validate(request: Request) -> HTTPResponse:
+        too_large = _graph_too_large(request, settings)
+        if too_large:
+            logger.warning("scenario validation refused: %s", too_large)
+            return _answer(ChatbotValidateResponse(status="error", message=too_large))
         body = parse_body(request, ChatbotValidateRequest)
-        _, problems = validate_document(body.scenario_graph)
+        too_many = _too_many_nodes(body.scenario_graph, settings)
+        if too_many:
+            logger.warning("scenario validation refused: %s", too_many)
+            return _answer(ChatbotValidateResponse(status="error", message=too_many))
+        _, problems = await asyncio.to_thread(validate_document, body.scenario_graph)
         found = errors(problems)
         if found:
             logger.warning(
-                "scenario validation failed:\n%s", "\n".join(f"  - {p}" for p in problems)
+                "scenario validation failed:\n%s",
+                "\n".join(f"  - {escape(p, limit=500)}" for p in problems),
             )
             message = f"Scenario validation failed: {len(found)} error(s)"
             return _answer(ChatbotValidateResponse(status="error", message=message))
@@ -211,17 +254,20 @@ def _api_blueprint(
     async def message(request: Request) -> HTTPResponse:
         body = parse_body(request, ChatbotRequest)
         text, confidence = body.message_input.text, body.message_input.confidence
+        if len(text) > settings.max_utterance_chars:
+            raise too_long(["message_input", "text"], text, settings.max_utterance_chars)
         try:
             reply = await engine.amessage(body.session_id, text, confidence)
         except SessionNotFound:
             raise DetailError(404, SESSION_NOT_FOUND) from None
         except Exception:
             # The contract's answer to an internal failure: 200 with error=true, no details.
-            logger.exception("turn failed for session %r", body.session_id)
+            logger.exception("turn failed for session %s", escape(repr(body.session_id)))
             return _answer(ChatbotMessageResponse(error=True))
         return _answer(reply)
 
     async def session_info(request: Request, session_id: str) -> HTTPResponse:
+        _check_admin(request, settings)
         try:
             info = await engine.ainfo(session_id)
         except SessionNotFound:
@@ -244,10 +290,27 @@ def _api_blueprint(
     return bp
 
 
+def _operations_blueprint(name: str, prefix: str, engine: Engine) -> Blueprint:
+    """Routes for operators, outside the contract (and its OpenAPI document).
+
+    ``GET /v1/ready`` answers 200 when the skill runtime, the model endpoints and the store
+    can serve turns, else 503 naming what cannot; ``GET /`` stays the contract's liveness.
+    """
+    bp = Blueprint(name, url_prefix=prefix or None)
+
+    async def ready(request: Request) -> HTTPResponse:
+        report = await readiness(engine)
+        return json_answer(report.to_json(), 200 if report.ready else 503)
+
+    bp.add_route(ready, "/v1/ready", methods=["GET"], name="ready")
+    return bp
+
+
 _INFO = (RootInfo, "Build version and documentation paths")
 _BAD_SCENARIO = (ErrorDetail, "Unknown scenario, unusable graph, or missing scenario_graph")
 _BAD_BODY = (ValidationErrorBody, "The body is not an object of the documented shape")
 _NO_SESSION = (ErrorDetail, "Session not found (unknown id, or expired state)")
+_NO_TOKEN = (ErrorDetail, "Only when DIALOGKIT_ADMIN_TOKEN is set: missing or wrong bearer token")
 
 _OPERATIONS: dict[str, dict[str, Any]] = {
     "root": {
@@ -300,11 +363,64 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
     },
     "session_info": {
         "summary": "Read a session's state",
-        "description": "For trusted backends only: includes the runtime context and user data.",
-        "responses": {200: (ChatbotSessionInfoResponse, "The session state"), 404: _NO_SESSION},
+        "description": "For trusted backends only: includes the runtime context and user data. "
+        "When `DIALOGKIT_ADMIN_TOKEN` is set (off by default), it needs "
+        "`Authorization: Bearer <token>`.",
+        "responses": {
+            200: (ChatbotSessionInfoResponse, "The session state"),
+            401: _NO_TOKEN,
+            404: _NO_SESSION,
+        },
     },
 }
 """The public description of each route, keyed by route name."""
+
+
+def _graph_too_large(request: Request, settings: Settings) -> str:
+    """Why a body carrying a graph is refused before it is parsed (empty when it is not)."""
+    size = len(request.body or b"")
+    if size <= settings.max_graph_bytes:
+        return ""
+    return (
+        f"scenario_graph is too large: the body has {size} bytes and the limit is "
+        f"{settings.max_graph_bytes} (DIALOGKIT_MAX_GRAPH_BYTES)."
+    )
+
+
+def _too_many_nodes(graph: dict[str, Any], settings: Settings) -> str:
+    """Why a graph is refused before validation (empty when it is not)."""
+    body = graph.get("graph")
+    nodes = body.get("nodes") if isinstance(body, dict) else None
+    count = len(nodes) if isinstance(nodes, list) else 0
+    if count <= settings.max_graph_nodes:
+        return ""
+    return (
+        f"scenario_graph has {count} nodes and the limit is {settings.max_graph_nodes} "
+        "(DIALOGKIT_MAX_GRAPH_NODES)."
+    )
+
+
+def _checked_scenario(graph: dict[str, Any]) -> Scenario:
+    """A posted graph parsed, validated and fingerprinted: all the CPU work of a start."""
+    scenario = Scenario.from_dict(graph)
+    scenario.ensure_valid()
+    _ = scenario.fingerprint
+    return scenario
+
+
+def _check_admin(request: Request, settings: Settings) -> None:
+    """With ``DIALOGKIT_ADMIN_TOKEN`` set, a request without that bearer token gets a 401."""
+    token = settings.admin_token
+    if not token:
+        return
+    scheme, _, given = (request.headers.get("authorization") or "").partition(" ")
+    if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode()):
+        return
+    raise DetailError(
+        401,
+        "Not authenticated: send Authorization: Bearer <DIALOGKIT_ADMIN_TOKEN>.",
+        headers={"www-authenticate": "Bearer"},
+    )
 
 
 def _start_options(body: ChatbotSessionCreateRequest) -> dict[str, Any]:

@@ -23,6 +23,8 @@ from dialogkit.wire import ErrorDetail, ValidationErrorBody, ValidationErrorItem
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 SESSION_NOT_FOUND = "Session not found"
+ECHO_CHARS = 200
+"""How much of a rejected input a 422 echoes back."""
 
 dumps = partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 """UTF-8 text as is (scenarios are often Korean or Japanese), compact separators.
@@ -37,12 +39,14 @@ def json_answer(body: Any, status: int = 200) -> HTTPResponse:
 
 
 class DetailError(SanicException):
-    """An error answered as ``{"detail": message}`` (the 400 and 404 rows of the contract)."""
+    """An error answered as ``{"detail": message}`` (the 400, 401 and 404 rows)."""
 
     quiet = True
 
-    def __init__(self, status_code: int, detail: str) -> None:
-        super().__init__(detail, status_code=status_code)
+    def __init__(
+        self, status_code: int, detail: str, *, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(detail, status_code=status_code, headers=headers)
         self.detail = detail
 
 
@@ -90,19 +94,47 @@ def _items(exc: ValidationError) -> list[ValidationErrorItem]:
 
 
 def _jsonable(value: Any) -> Any:
-    """The rejected input as JSON can carry it (undecodable bytes become text)."""
+    """The rejected input as JSON can carry it, cut to ``ECHO_CHARS``.
+
+    Undecodable bytes become text. A long input is echoed as a prefix (a long string as its
+    first characters, a large object or array as the start of its JSON text), so a rejected
+    2 MiB body costs a short answer, not a second copy of the body.
+    """
     if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
+        value = value.decode("utf-8", errors="replace")
+    if isinstance(value, str):
+        return _prefix(value)
     try:
-        json.dumps(value)
+        text = dumps(value)
     except (TypeError, ValueError):
-        return repr(value)
-    return value
+        return _prefix(repr(value))
+    return value if len(text) <= ECHO_CHARS else _prefix(text)
+
+
+def _prefix(text: str) -> str:
+    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "..."
+
+
+def too_long(loc: list[str | int], value: str, limit: int) -> RequestBodyInvalid:
+    """The 422 pydantic would give for a string over ``max_length``, for a limit set at run
+    time (a setting), which the wire model cannot declare."""
+    return RequestBodyInvalid(
+        [
+            ValidationErrorItem(
+                type="string_too_long",
+                loc=["body", *loc],
+                msg=f"String should have at most {limit} characters",
+                input=_jsonable(value),
+            )
+        ]
+    )
 
 
 async def _detail_error(request: Request, exc: Exception) -> HTTPResponse:
     assert isinstance(exc, DetailError)
-    return json_answer(ErrorDetail(detail=exc.detail).to_json(), exc.status_code)
+    response = json_answer(ErrorDetail(detail=exc.detail).to_json(), exc.status_code)
+    response.headers.update(exc.headers or {})
+    return response
 
 
 async def _body_invalid(request: Request, exc: Exception) -> HTTPResponse:

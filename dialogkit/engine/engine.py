@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -17,6 +18,8 @@ from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
 from dialogkit.errors import DialogkitError, SessionNotFound
+from dialogkit.logsafe import escape
+from dialogkit.scenario.patterns import search_budget
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.skills.base import SkillRunner
@@ -36,6 +39,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger("dialogkit.engine")
 
 SCENARIO_CACHE_SIZE = 128
+DEADLINE_GRACE_S = 2.0
+"""How far past its deadline a turn may run before it is abandoned (see ``_run``)."""
 
 
 class Engine(ClosingMixin, AsyncClosingMixin):
@@ -183,6 +188,11 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         confidence: float = 0.0,
     ) -> Reply:
         node_before = state.current_node
+        # The deadline counts from the request's arrival, so time spent waiting for the
+        # session's lock is part of it and the whole request fits the server's timeout.
+        deadline = (
+            time.monotonic() + self.settings.turn_deadline_s - (time.perf_counter() - started)
+        )
         nlu_model = config.nlu_llm_choice or self.settings.core_nlu_llm
         nlg_model = config.llm_choice or self.settings.core_default_llm
         turn = Turn(
@@ -194,14 +204,37 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             skills=self.skills,
             nlu_model=nlu_model,
             nlg_model=nlg_model,
+            deadline=deadline,
         )
         try:
-            if opening:
-                outcome = TurnOutcome(reply=await turn.open())
-            else:
-                outcome = await turn.message(text, confidence)
+            # Providers and skills end their calls by the deadline with their own timeouts;
+            # this cancellation is the last resort against one that does not (a custom
+            # provider), so that no turn holds its session and its client forever.
+            # A turn that starts late (a long wait for the lock) still gets the grace: its
+            # calls are skipped, so it answers from templates at once.
+            abandon_at = max(deadline, time.monotonic()) + DEADLINE_GRACE_S
+            # Lookaround patterns (not RE2) share one small time budget per turn.
+            with search_budget():
+                async with asyncio.timeout_at(_loop_time(abandon_at)):
+                    if opening:
+                        outcome = TurnOutcome(reply=await turn.open())
+                    else:
+                        outcome = await turn.message(text, confidence)
+        except TimeoutError:
+            logger.error(
+                "turn abandoned in session %s at node %s: it overran its %g s deadline; "
+                "nothing was saved",
+                escape(config.session_id),
+                escape(node_before),
+                self.settings.turn_deadline_s,
+            )
+            return Reply(error=True)
         except Exception:
-            logger.exception("turn failed in session %s at node %s", config.session_id, node_before)
+            logger.exception(
+                "turn failed in session %s at node %s",
+                escape(config.session_id),
+                escape(node_before),
+            )
             return Reply(error=True)
         elapsed_ms = (time.perf_counter() - started) * 1000
         turn.record(outcome, node_before, elapsed_ms)
@@ -331,6 +364,20 @@ def end_reason(state: DialogueState) -> str:
     return str(stored) if stored else state.completion_reason or "completed"
 
 
+def _loop_time(monotonic: float) -> float:
+    """A ``time.monotonic()`` instant on the running loop's clock."""
+    return asyncio.get_running_loop().time() + monotonic - time.monotonic()
+
+
+def lock_lifetime_s(settings: Settings) -> float:
+    """How long a session lock may live: the turn deadline plus its grace.
+
+    A lock held longer than this belongs to a turn that is gone (a killed worker). The Redis
+    store takes it as its lock timeout; renewal during a turn hooks in here as well.
+    """
+    return settings.turn_deadline_s + DEADLINE_GRACE_S
+
+
 def _first_of(*values: bool | None) -> bool:
     return next((value for value in values if value is not None), False)
 
@@ -340,7 +387,12 @@ def _default_store(settings: Settings) -> SessionStore:
     if settings.redis_url:
         from dialogkit.store.redis import RedisStore
 
-        return RedisStore(settings.redis_url, state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s)
+        return RedisStore(
+            settings.redis_url,
+            state_ttl_s=state_ttl_s,
+            config_ttl_s=config_ttl_s,
+            lock_timeout_s=lock_lifetime_s(settings),
+        )
     return MemoryStore(state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s)
 
 

@@ -30,12 +30,13 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
+from dialogkit.logsafe import escape
 from dialogkit.nlg import phrases
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
 from dialogkit.nlg.dedupe import said_before
 from dialogkit.nlu.base import NLUProvider, NLURequest
 from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
-from dialogkit.nlu.entities import is_open
+from dialogkit.nlu.entities import INVALID, coerce, is_open
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import evaluate
 from dialogkit.scenario.model import Node, Slot, Transition
@@ -84,6 +85,9 @@ class Turn:
     skills: SkillRunner
     nlu_model: str = ""
     nlg_model: str = ""
+    deadline: float | None = None
+    """When the turn must have its reply (``time.monotonic()``); providers and skills stop
+    by then and the turn answers with what it has (templates, fallbacks)."""
     _input: dict[str, Any] = field(default_factory=lambda: {"text": "", "confidence": None})
     _nlu: NLUResult = field(default_factory=NLUResult)
     _filled: dict[str, Any] = field(default_factory=dict)
@@ -356,6 +360,7 @@ class Turn:
             user=self.config.user,
             model=self.nlu_model,
             usage=self.state.usage,
+            deadline=self.deadline,
         )
         result = await self.nlu_provider.understand(request)
         return result if result.source == "rules" else self._constrain(result, request)
@@ -400,28 +405,51 @@ class Turn:
             session_id=self.config.session_id,
             locale=str(user.get("locale", "")),
             timezone=str(user.get("timezone", "")),
+            deadline=self.deadline,
         )
         try:
             outcome = await self.skills.run(call)
         except Exception as exc:
-            logger.exception("skill runner raised for node %s", node.id)
+            logger.exception("skill runner raised for node %s", escape(node.id))
             outcome = failure_outcome(call, "SKILL_RUNNER_CRASHED", repr(exc))
         if outcome.status == "error":
             logger.warning(
                 "skill %s failed at node %s: %s %s",
-                node.params.skill,
-                node.id,
-                outcome.error_code,
-                outcome.error_detail or "",
+                escape(node.params.skill),
+                escape(node.id),
+                escape(outcome.error_code),
+                escape(outcome.error_detail or ""),
             )
-        for name, value in outcome.slot_updates.items():
-            if name in self.scenario.document.slots:
-                self.state.slots[name] = value
+        self._apply_slot_updates(node, outcome.slot_updates)
         for key, value in outcome.context_updates.items():
             if key not in ENGINE_CONTEXT_KEYS and not key.startswith("_"):
                 self.state.context[key] = value
         self.state.context["last_skill_status"] = outcome.status
         return outcome
+
+    def _apply_slot_updates(self, node: Node, updates: dict[str, Any]) -> None:
+        """Skill values enter slots as the slot's type, like NLU values; the rest is dropped.
+
+        A runtime is outside the scenario author's control: an integer slot set to
+        "not-a-number" would break every condition and template that reads it. ``None``
+        still clears a slot.
+        """
+        for name, value in updates.items():
+            slot = self.scenario.slot(name)
+            if slot is None:
+                continue
+            typed = None if value is None else coerce(slot, value)
+            if typed is INVALID:
+                logger.warning(
+                    "skill %s at node %s set slot %s to %s, which is not a valid %s: dropped",
+                    escape(node.params.skill),
+                    escape(node.id),
+                    escape(name),
+                    escape(repr(value)),
+                    slot.type,
+                )
+                continue
+            self.state.slots[name] = typed
 
     # ----------------------------------------------------------------- replies
 
@@ -493,6 +521,7 @@ class Turn:
             user_text=str(self._input.get("text") or ""),
             model=self.nlg_model,
             usage=self.state.usage,
+            deadline=self.deadline,
             **extra,
         )
 

@@ -39,6 +39,8 @@ class NLGRequest:
     attempt: int = 1
     model: str = ""
     usage: Usage = field(default_factory=Usage)
+    deadline: float | None = None
+    """The turn's deadline (a ``time.monotonic()`` instant): a model call ends by then."""
 
     @property
     def language(self) -> str:

@@ -48,6 +48,7 @@ class LLMNLG:
             purpose="nlg",
             usage=request.usage,
             parse=str.strip,
+            deadline=request.deadline,
         )
 
 

@@ -32,6 +32,8 @@ class NLURequest:
     user: dict[str, Any] = field(default_factory=dict)
     model: str = ""
     usage: Usage = field(default_factory=Usage)
+    deadline: float | None = None
+    """The turn's deadline (a ``time.monotonic()`` instant): a model call ends by then."""
 
 
 class NLUProvider(Protocol):

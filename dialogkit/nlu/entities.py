@@ -9,9 +9,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final
 
+from dialogkit.nlu.dates import read_date
+from dialogkit.nlu.frame import Frame
+from dialogkit.nlu.fuzzy import closest
+from dialogkit.nlu.numbers import (
+    Quantity,
+    digits_spoken,
+    find_quantities,
+    normalize,
+    plain,
+    rewrite,
+    without_particle_i,
+    words_as_digits,
+)
+from dialogkit.nlu.plausible import (
+    Period,
+    is_birth_date,
+    plausible_age,
+    plausible_birth_date,
+    plausible_date,
+    plausible_phone,
+)
+from dialogkit.nlu.times import read_time
+from dialogkit.nlu.words import meant_part
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Slot
 
@@ -29,54 +53,10 @@ class _Invalid:
 INVALID: Final = _Invalid()
 """Returned when a value does not fit its slot (or nothing fitting was found)."""
 
-_NUMBER_WORDS: Final[dict[str, int]] = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "영": 0,
-    "하나": 1,
-    "둘": 2,
-    "셋": 3,
-    "넷": 4,
-    "다섯": 5,
-    "여섯": 6,
-    "일곱": 7,
-    "여덟": 8,
-    "아홉": 9,
-    "열": 10,
-    "一": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-    "ひとつ": 1,
-    "ふたつ": 2,
-    "みっつ": 3,
-}
-_NUMBER_WORD = re.compile(
-    r"(?<![\w])("
-    + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True))
-    + r")(?=\s*(?:개|명|번|살|시|つ|個|人|回|歳|$|\s))",
-    re.IGNORECASE,
-)
-_NUMBER = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+]?\d+(?:\.\d+)?")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().-]{7,17}\d)(?!\d)")
+_PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().,-]{7,17}\d)(?!\d)")
+_PHONE_JOINER = re.compile(r"(?<=\d)\s*(?:에|의|다시|dash|の)\s*(?=\d)")
+"""What people say between the groups of a phone number ("공일공에 일이삼사에 ...")."""
 _TRUE_WORDS: Final = (
     "네",
     "예",
@@ -110,48 +90,6 @@ _FALSE_WORDS: Final = (
     "not",
     "never",
 )
-_ISO_DATE = re.compile(r"(\d{4})\s*[-./년年]\s*(\d{1,2})\s*[-./월月]\s*(\d{1,2})\s*[일日]?")
-_COMPACT_DATE = re.compile(r"(?<!\d)(19\d{2}|20\d{2})(\d{2})(\d{2})(?!\d)")
-_MONTHS: Final = {
-    m: i + 1
-    for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ]
-    )
-}
-_EN_DATE = re.compile(
-    r"(" + "|".join(_MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.IGNORECASE
-)
-_RELATIVE_DAYS: Final = {
-    "오늘": 0,
-    "내일": 1,
-    "모레": 2,
-    "어제": -1,
-    "今日": 0,
-    "明日": 1,
-    "明後日": 2,
-    "昨日": -1,
-    "today": 0,
-    "tomorrow": 1,
-    "yesterday": -1,
-}
-_CLOCK = re.compile(r"(오전|오후|午前|午後)?\s*(?<!\d)([01]?\d|2[0-3])\s*[:：]\s*([0-5]\d)(?!\d)")
-_KO_JA_TIME = re.compile(
-    r"(오전|오후|午前|午後)?\s*(\d{1,2})\s*[시時](?:\s*(\d{1,2})\s*분|\s*(반|半))?"
-)
-_EN_TIME = re.compile(r"(?<!\d)(\d{1,2})(?::([0-5]\d))?\s*(am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
 def contains_word(text: str, word: str) -> bool:
@@ -161,20 +99,76 @@ def contains_word(text: str, word: str) -> bool:
     return word in text
 
 
-def extract_integer(text: str) -> Any:
-    number = extract_number(text)
+_UNITS: Final[dict[str, tuple[str, float]]] = {
+    "mm": ("length", 0.001),
+    "cm": ("length", 0.01),
+    "m": ("length", 1.0),
+    "km": ("length", 1000.0),
+    "g": ("mass", 1.0),
+    "kg": ("mass", 1000.0),
+    "people": ("people", 1.0),
+    "items": ("items", 1.0),
+    "age": ("age", 1.0),
+}
+"""Slot units: the kind of quantity and the factor to that kind's base unit."""
+
+_CALENDAR: Final = frozenset(
+    {"clock", "minute", "second", "duration", "year", "month", "day", "week"}
+)
+"""Counters of times and dates: "7시" is never a party size."""
+
+
+def _unit(slot: Slot) -> tuple[str, float] | None:
+    return _UNITS.get((slot.unit or "").strip().lower())
+
+
+def _in_unit(quantity: Quantity, unit: tuple[str, float] | None) -> float | None:
+    """The quantity in the slot's unit; None when it measures something else."""
+    if quantity.dimension is None:
+        return quantity.value
+    if unit is None:
+        return None if quantity.dimension in _CALENDAR else quantity.value
+    dimension, factor = unit
+    if quantity.dimension == dimension or (
+        quantity.dimension == "kilo" and dimension in {"length", "mass"}
+    ):
+        return quantity.value * quantity.factor / factor
+    return None
+
+
+def _exact(value: float) -> int | float:
+    rounded = round(value, 9)
+    return int(rounded) if float(rounded).is_integer() else rounded
+
+
+def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
+    """The first number that fits the slot's unit.
+
+    A number with a counter of its own kind comes first ("4명" for a party size in "7시에
+    4명"). When the slot is not the one asked for, only such an explicitly counted number
+    is read, so several values in one utterance land in their own slots."""
+    unit = _unit(slot)
+    loose: Any = INVALID
+    normalized = normalize(text)
+    for quantity in find_quantities(text):
+        value = _in_unit(quantity, unit)
+        if value is None or _CHANGE_BY.match(normalized, quantity.counter_end):
+            continue
+        if unit is not None and unit[0] == "age" and not plausible_age(value):
+            continue
+        counted = quantity.dimension is not None and unit is not None
+        if counted:
+            return _exact(value)
+        if loose is INVALID:
+            loose = _exact(value)
+    return loose if expected else INVALID
+
+
+def extract_integer(slot: Slot, text: str, *, expected: bool = True) -> Any:
+    number = extract_number(slot, text, expected=expected)
     if number is INVALID:
         return INVALID
     return int(number) if float(number).is_integer() else INVALID
-
-
-def extract_number(text: str) -> Any:
-    match = _NUMBER.search(text)
-    if match:
-        value = float(match.group(0).replace(",", ""))
-        return int(value) if value.is_integer() and "." not in match.group(0) else value
-    word = _NUMBER_WORD.search(text.lower())
-    return _NUMBER_WORDS[word.group(1)] if word else INVALID
 
 
 def extract_boolean(text: str) -> Any:
@@ -186,77 +180,74 @@ def extract_boolean(text: str) -> Any:
     return True if true else INVALID
 
 
-def extract_enum(slot: Slot, text: str) -> Any:
+def extract_enum(slot: Slot, text: str, *, expected: bool = True) -> Any:
+    """The value (or synonym) named in ``text``; when the slot is the one asked for, also
+    a value typed with one slip ("capuccino", "체크카두")."""
     lowered = text.lower()
+    candidates = _enum_needles(slot)
+    for needle, value in candidates:
+        if needle and contains_word(lowered, needle):
+            return value
+    if expected:
+        close = closest(lowered, candidates)
+        if close is not None:
+            return close
+    return INVALID
+
+
+def _enum_needles(slot: Slot) -> list[tuple[str, str]]:
     candidates: list[tuple[str, str]] = []
     for value in slot.values:
         candidates.append((value.lower(), value))
         candidates.extend((synonym.lower(), value) for synonym in slot.synonyms.get(value, []))
-    for needle, value in sorted(candidates, key=lambda item: len(item[0]), reverse=True):
-        if needle and contains_word(lowered, needle):
-            return value
-    return INVALID
+    return sorted(candidates, key=lambda item: len(item[0]), reverse=True)
 
 
-def _valid_date(year: int, month: int, day: int) -> Any:
-    try:
-        return date(year, month, day).isoformat()
-    except ValueError:
+def date_period(slot: Slot, name: str = "") -> Period | None:
+    """Which side of today the slot's dates lie on: declared, or past for a birth date."""
+    if slot.validation.period is not None:
+        return slot.validation.period
+    return "past" if is_birth_date(name, slot.description) else None
+
+
+def extract_date(slot: Slot, text: str, frame: Frame, name: str = "") -> Any:
+    """A date in the user's frame, as ISO ``YYYY-MM-DD``, if plausible for the slot."""
+    period = date_period(slot, name)
+    birth = is_birth_date(name, slot.description)
+    found = read_date(text, frame, period, relative=not birth)
+    if found is None or not plausible_date(found, frame.today, period):
         return INVALID
+    if birth and not plausible_birth_date(found, frame.today):
+        return INVALID
+    return found.isoformat()
 
 
-def extract_date(text: str, today: date | None = None) -> Any:
-    for pattern in (_ISO_DATE, _COMPACT_DATE):
-        match = pattern.search(text)
-        if match:
-            return _valid_date(*(int(g) for g in match.groups()))
-    match = _EN_DATE.search(text)
-    if match:
-        return _valid_date(
-            int(match.group(3)), _MONTHS[match.group(1).lower()], int(match.group(2))
-        )
-    lowered = text.lower()
-    for word, offset in sorted(_RELATIVE_DAYS.items(), key=lambda i: len(i[0]), reverse=True):
-        if contains_word(lowered, word):
-            return ((today or date.today()) + timedelta(days=offset)).isoformat()
-    return INVALID
-
-
-def _clock(hour: int, minute: int, meridiem: str | None) -> Any:
-    if meridiem in {"오후", "午後", "pm", "p.m."} and hour < 12:
-        hour += 12
-    if meridiem in {"오전", "午前", "am", "a.m."} and hour == 12:
-        hour = 0
-    return f"{hour:02d}:{minute:02d}" if hour < 24 and minute < 60 else INVALID
-
-
-def extract_time(text: str) -> Any:
-    match = _EN_TIME.search(text)
-    if match:
-        return _clock(int(match.group(1)), int(match.group(2) or 0), match.group(3).lower())
-    match = _CLOCK.search(text)
-    if match:
-        return _clock(int(match.group(2)), int(match.group(3)), match.group(1))
-    match = _KO_JA_TIME.search(text)
-    if match:
-        meridiem, hour_text, minute_text, half = match.groups()
-        return _clock(int(hour_text), 30 if half else int(minute_text or 0), meridiem)
-    return INVALID
+def extract_time(slot: Slot, text: str, *, expected: bool = True) -> Any:
+    """A clock time; of "7時" (07:00 or 19:00) the reading the slot's validation allows."""
+    readings = read_time(text, bare=expected)
+    for reading in readings:
+        if validate(slot, reading) is not INVALID:
+            return reading
+    return readings[0] if readings else INVALID
 
 
 def extract_phone(text: str) -> Any:
-    for match in _PHONE.finditer(text):
-        raw = match.group(1)
-        digits = re.sub(r"\D", "", raw)
-        if not 9 <= len(digits) <= 15:
-            continue
-        if raw.startswith("+"):
-            return f"+{digits}"
-        if len(digits) == 11 and digits.startswith("01"):
-            return f"{digits[:3]}-{digits[3:7]}-{digits[7:]}"
-        if len(digits) == 10 and digits.startswith("01"):
-            return f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
-        return digits
+    """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔")."""
+    spoken = (digits_spoken(text), digits_spoken(without_particle_i(text)))
+    for source in (text, *(_PHONE_JOINER.sub("-", reading) for reading in spoken)):
+        for match in _PHONE.finditer(source):
+            raw = match.group(1)
+            digits = re.sub(r"\D", "", raw)
+            international = raw.startswith("+")
+            if not plausible_phone(digits, international):
+                continue
+            if international:
+                return f"+{digits}"
+            if len(digits) == 11 and digits.startswith("0"):
+                return f"{digits[:3]}-{digits[3:7]}-{digits[7:]}"
+            if len(digits) == 10 and digits.startswith("01"):
+                return f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
+            return digits
     return INVALID
 
 
@@ -266,13 +257,30 @@ def extract_email(text: str) -> Any:
 
 
 def extract_pattern(slot: Slot, text: str) -> Any:
+    """The pattern's match. Numbers said in words are written as digits for a second try
+    ("grid one two three four five six" -> "grid 123456"); with a unit they are always
+    written in the unit first, since "distance 10 km" must not match as 10 metres."""
     pattern = compile_pattern(slot.pattern or "")
     if pattern is None or not slot.pattern:
         return INVALID
-    match = pattern.search(text)
-    if not match:
-        return INVALID
-    return (match.groupdict().get("value") or match.group(0)).strip()
+    unit = _unit(slot)
+    readings = (_in_slot_unit(text, unit),) if unit else (text, words_as_digits(text))
+    for reading in readings:
+        match = pattern.search(reading)
+        if match:
+            return (match.groupdict().get("value") or match.group(0)).strip()
+    return INVALID
+
+
+def _in_slot_unit(text: str, unit: tuple[str, float]) -> str:
+    """Quantities of the unit's kind, said in words or in another unit, written as digits in
+    the slot's unit ("distance 2km" -> "distance 2000")."""
+
+    def render(quantity: Quantity, _text: str) -> str | None:
+        value = _in_unit(quantity, unit)
+        return None if value is None else plain(_exact(value))
+
+    return rewrite(text, render)
 
 
 _TRAILING = re.compile(r"[\s.!?。！？~]+$")
@@ -285,42 +293,73 @@ def extract_text(slot: Slot, text: str) -> Any:
     return cleaned or INVALID
 
 
-_EXTRACTORS: Final[dict[str, Callable[[Slot, str], Any]]] = {
-    "integer": lambda _s, t: extract_integer(t),
-    "number": lambda _s, t: extract_number(t),
-    "boolean": lambda _s, t: extract_boolean(t),
-    "enum": extract_enum,
-    "date": lambda _s, t: extract_date(t),
-    "time": lambda _s, t: extract_time(t),
-    "phone": lambda _s, t: extract_phone(t),
-    "email": lambda _s, t: extract_email(t),
-    "pattern": extract_pattern,
-    "text": extract_text,
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How a value is being read: for the slot asked for or not, in whose frame."""
+
+    name: str
+    expected: bool
+    frame: Frame
+
+
+_EXTRACTORS: Final[dict[str, Callable[[Slot, str, _Reading], Any]]] = {
+    "integer": lambda s, t, r: extract_integer(s, t, expected=r.expected),
+    "number": lambda s, t, r: extract_number(s, t, expected=r.expected),
+    "boolean": lambda _s, t, _r: extract_boolean(t),
+    "enum": lambda s, t, r: extract_enum(s, t, expected=r.expected),
+    "date": lambda s, t, r: extract_date(s, t, r.frame, r.name),
+    "time": lambda s, t, r: extract_time(s, t, expected=r.expected),
+    "phone": lambda _s, t, _r: extract_phone(t),
+    "email": lambda _s, t, _r: extract_email(t),
+    "pattern": lambda s, t, _r: extract_pattern(s, t),
+    "text": lambda s, t, _r: extract_text(s, t),
 }
 
+_CHANGE_BY: Final = re.compile(
+    r"\s*(?:(?:이|가|을|를|は|が|を)\s*)?(?:増|減|더|추가|늘|줄|빠|more\b|extra\b|additional\b|less\b|fewer\b)"
+)
+"""A number that changes the value by that much ("한 명 더", "一人増えた", "two more") is not
+the value itself: the slot is re-asked rather than set to the difference."""
+
+_REPLACEABLE: Final = frozenset({"integer", "number", "date", "time", "phone"})
+"""Types whose value may be replaced in the same sentence ("내일 말고 모레")."""
+
 OPEN_TYPES: Final = frozenset({"text", "integer", "number", "boolean"})
-"""Types that would match almost any utterance, so they are only read when asked for."""
+"""Types that would match almost any utterance, so they are only read when asked for
+(a number that carries a counter of the slot's unit is the exception: "4명")."""
 
 
 def is_open(slot: Slot) -> bool:
     """Whether a slot's values could be read into almost any utterance."""
-    return slot.type in OPEN_TYPES
+    return slot.type in OPEN_TYPES and not (slot.type in {"integer", "number"} and _unit(slot))
 
 
-def extract(slot: Slot, text: str, *, expected: bool) -> Any:
+def extract(
+    slot: Slot, text: str, *, expected: bool, frame: Frame | None = None, name: str = ""
+) -> Any:
     """The slot's value in ``text``, validated; INVALID when there is none.
 
     Open types (text, numbers, booleans) are only extracted when the slot is the one being
     asked for, so "3" in an answer about meals does not become somebody's age. A text slot
-    with a ``pattern`` is read only through that pattern.
+    with a ``pattern`` is read only through that pattern. Relative dates count from
+    ``frame`` (the session user's time; see ``Frame.of``); ``name`` is the slot's name,
+    which tells a birth date from other dates.
     """
     if is_open(slot) and not expected:
         return INVALID
-    value = _EXTRACTORS[slot.type](slot, text)
+    reading = _Reading(name, expected, frame or Frame.of(None))
+    extractor = _EXTRACTORS[slot.type]
+    if slot.type in _REPLACEABLE:
+        meant = meant_part(text)
+        if meant:
+            value = extractor(slot, meant, reading)
+            if value is not INVALID:
+                return validate(slot, value)
+    value = extractor(slot, text, reading)
     return INVALID if value is INVALID else validate(slot, value)
 
 
-def coerce(slot: Slot, value: Any) -> Any:
+def coerce(slot: Slot, value: Any, *, frame: Frame | None = None, name: str = "") -> Any:
     """A model-supplied value as the slot's type, validated; INVALID when it does not fit."""
     if value is None or isinstance(value, dict | list):
         return INVALID
@@ -336,7 +375,8 @@ def coerce(slot: Slot, value: Any) -> Any:
         return validate(slot, int(value) if slot.type == "integer" else value)
     if isinstance(value, bool):
         return INVALID
-    extracted = _EXTRACTORS[slot.type](slot, str(value))
+    reading = _Reading(name, True, frame or Frame.of(None))
+    extracted = _EXTRACTORS[slot.type](slot, str(value), reading)
     return INVALID if extracted is INVALID else validate(slot, extracted)
 
 

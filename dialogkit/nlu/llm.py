@@ -24,6 +24,7 @@ from dialogkit.llm.clients import ClientFactory
 from dialogkit.llm.prompting import earlier_turns, prompt_json
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.entities import INVALID, coerce
+from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.model import Slot
 
@@ -64,6 +65,7 @@ class LLMNLU:
             usage=request.usage,
             parse=lambda content: parse_answer(content, request),
             response_format=response_format(request),
+            deadline=request.deadline,
         )
         return result if result is not None else NLUResult(source="llm")
 
@@ -165,14 +167,14 @@ def parse_answer(content: str, request: NLURequest) -> NLUResult:
     declared = isinstance(intent, str) and intent in request.intents
     return NLUResult(
         intent=intent if declared else None,
-        entities=_entities(data.get("entities"), request.slots),
+        entities=_entities(data.get("entities"), request.slots, Frame.of(request.user)),
         confidence=_confidence(data.get("confidence")) if declared or intent is None else 0.0,
         dialogue_act=_dialogue_act(data.get("dialogue_act")),
         source="llm",
     )
 
 
-def _entities(raw: Any, slots: dict[str, Slot]) -> dict[str, Any]:
+def _entities(raw: Any, slots: dict[str, Slot], frame: Frame) -> dict[str, Any]:
     if not isinstance(raw, dict):
         return {}
     entities: dict[str, Any] = {}
@@ -180,7 +182,7 @@ def _entities(raw: Any, slots: dict[str, Slot]) -> dict[str, Any]:
         slot = slots.get(name)
         if slot is None or value is None or (isinstance(value, str) and not value.strip()):
             continue
-        coerced = coerce(slot, value)
+        coerced = coerce(slot, value, frame=frame, name=name)
         if coerced is not INVALID:
             entities[name] = coerced
     return entities

@@ -21,9 +21,11 @@ from typing import Final
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.entities import INVALID, contains_word, extract
+from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
+from dialogkit.scenario.patterns import CompiledPattern
 from dialogkit.scenario.scenario import Scenario
 
 INTENT_THRESHOLD: Final = 0.5
@@ -100,7 +102,7 @@ class IntentMatcher:
     """One intent, prepared for scoring: compiled patterns, normalized keywords and examples
     with their n-grams, and for an implied intent the words of its name."""
 
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[CompiledPattern, ...]
     keywords: tuple[str, ...]
     examples: tuple[tuple[str, frozenset[str]], ...]
     """Each example normalized, with its n-grams."""
@@ -227,11 +229,12 @@ class RuleNLU:
         if confidence <= INTENT_THRESHOLD:
             intent = None
         entities = {}
+        frame = Frame.of(request.user)
         for name, slot in request.slots.items():
             expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
             if expected and slot.type == "text" and intent in CONTROL_INTENTS and confidence >= 0.8:
                 continue
-            value = extract(slot, text, expected=expected)
+            value = extract(slot, text, expected=expected, frame=frame, name=name)
             if value is not INVALID:
                 entities[name] = value
         return NLUResult(

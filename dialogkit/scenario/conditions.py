@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
 from dialogkit.scenario.model import AllOf, AnyOf, Condition, ConditionExpr, Not
 from dialogkit.scenario.paths import MISSING, resolve
-
-
-@lru_cache(maxsize=512)
-def compile_pattern(pattern: str) -> re.Pattern[str] | None:
-    """Compile a scenario regex once; an invalid one never matches (the validator reports it)."""
-    try:
-        return re.compile(pattern, re.IGNORECASE)
-    except re.error:
-        return None
+from dialogkit.scenario.patterns import compile_pattern, linear_pattern
 
 
 def _present(actual: Any) -> bool:
@@ -68,7 +58,8 @@ def _contains(actual: Any, expected: Any) -> bool:
 def _matches(actual: Any, expected: Any) -> bool:
     if not _present(actual) or not isinstance(expected, str):
         return False
-    pattern = compile_pattern(expected)
+    # RE2 only: a pattern it cannot run is a validator error and never matches here.
+    pattern = linear_pattern(expected)
     return pattern is not None and pattern.search(str(actual)) is not None
 
 

@@ -86,6 +86,11 @@ class SlotValidation(ScenarioModel):
     min_length: int | None = Field(None, ge=0, description="Shortest allowed text.")
     max_length: int | None = Field(None, ge=0, description="Longest allowed text.")
     pattern: str | None = Field(None, description="Regex the whole value must match.")
+    period: Literal["past", "future"] | None = Field(
+        None,
+        description="Dates: `past` (a birth date; two-digit years and dates without a year "
+        "are read as past) or `future` (a booking). Birth-date slots default to `past`.",
+    )
 
 
 class Slot(ScenarioModel):
@@ -101,6 +106,12 @@ class Slot(ScenarioModel):
         None,
         description="Extraction regex (`pattern` slots; optional for `text`). A named group "
         "`value` selects the part to keep.",
+    )
+    unit: str | None = Field(
+        None,
+        description="Numbers (and `pattern` slots holding one): the unit the value is kept "
+        "in (`m`, `km`, `cm`, `mm`, `g`, `kg`, `people`, `items`, `age`); a quantity said in "
+        'another unit of the same kind is converted ("2km" -> 2000 for `m`).',
     )
     validation: SlotValidation = Field(default_factory=SlotValidation)
 

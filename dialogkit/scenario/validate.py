@@ -8,7 +8,6 @@ that are legal but probably unintended (an unreachable node, a node with no way 
 from __future__ import annotations
 
 import difflib
-import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -28,6 +27,7 @@ from dialogkit.scenario.model import (
     Transition,
 )
 from dialogkit.scenario.paths import ROOTS, root_of
+from dialogkit.scenario.patterns import FALLBACK_SEARCH_TIMEOUT_S, linear_error, pattern_error
 from dialogkit.scenario.problems import Problem, json_path
 from dialogkit.scenario.templates import placeholders, variants
 
@@ -315,7 +315,7 @@ class _Checker:
             )
         if condition.operator == "matches":
             if isinstance(condition.value, str):
-                yield from self._regex(condition.value, f"{path}.value")
+                yield from self._regex(condition.value, f"{path}.value", linear=True)
             else:
                 yield Problem(path=f"{path}.value", message="`matches` needs a regex string.")
         if condition.field == "nlu.intent":
@@ -388,11 +388,28 @@ class _Checker:
                     severity="warning",
                 )
 
-    def _regex(self, pattern: str, path: str) -> Iterator[Problem]:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            yield Problem(path=path, message=f"Invalid regular expression: {exc}.")
+    def _regex(self, pattern: str, path: str, *, linear: bool = False) -> Iterator[Problem]:
+        """``linear``: only RE2 may run it (``matches``); else lookaround is allowed too."""
+        invalid = pattern_error(pattern)
+        if invalid is not None:
+            yield Problem(path=path, message=f"Invalid regular expression: {invalid}.")
+            return
+        not_linear = linear_error(pattern)
+        if not_linear is None:
+            return
+        if linear:
+            yield Problem(
+                path=path,
+                message=f"`matches` runs on RE2, which cannot run this pattern ({not_linear}): "
+                "remove lookaround and backreferences.",
+            )
+        else:
+            yield Problem(
+                path=path,
+                message=f"RE2 cannot run this pattern ({not_linear}); it runs with a "
+                f"{FALLBACK_SEARCH_TIMEOUT_S:g} s limit per search instead.",
+                severity="warning",
+            )
 
     def _unknown_node(self, target: str, path: str) -> Problem:
         return Problem(

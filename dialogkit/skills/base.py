@@ -20,6 +20,8 @@ class SkillCall:
     session_id: str
     locale: str = ""
     timezone: str = ""
+    deadline: float | None = None
+    """The turn's deadline (a ``time.monotonic()`` instant): no call outlives it."""
 
 
 @dataclass

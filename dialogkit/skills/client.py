@@ -4,13 +4,20 @@ It sends ``POST {SKILL_RUNTIME_BASE_URL}/v1/skills/execute`` and turns every way
 wrong into an error outcome with a stable code, because a skill failure must become a
 fallback reply, never an exception in the middle of a turn. The rules that need no network
 are in ``dialogkit.skills.result``.
+
+Time limits are httpx's own, never a cancellation from outside: cancelling httpcore while it
+connects leaks pool slots (httpcore issue 1093), and after a few bursts of timeouts every
+later call would wait for a slot that never frees. For the same reason a call runs in a task
+of its own that the caller's cancellation (a client hanging up) does not reach.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import ssl
 import threading
+import time
 from functools import cache
 from typing import Any, Final
 
@@ -18,6 +25,7 @@ import httpx
 
 from dialogkit._lifecycle import AsyncClosingMixin
 from dialogkit.errors import SkillError
+from dialogkit.logsafe import escape
 from dialogkit.settings import Settings
 from dialogkit.skills.base import SkillCall, SkillOutcome
 from dialogkit.skills.result import (
@@ -32,6 +40,16 @@ from dialogkit.wire import SkillRequest
 EXECUTE_PATH: Final = "/v1/skills/execute"
 ERROR_BODY_BYTES: Final = 300
 """How much of an error status's body is kept for ``error_detail``."""
+FAILING_AFTER: Final = 5
+"""Calls in a row that failed on the way (timeout, no connection, HTTP error) before the
+runtime is reported as failing, in the log and by readiness."""
+PROBE_TIMEOUT_S: Final = 2.0
+OUTAGE_CODES: Final = frozenset(
+    {SkillErrorCode.TIMEOUT, SkillErrorCode.UNAVAILABLE, SkillErrorCode.HTTP_ERROR}
+)
+"""Failures of the runtime itself; a skill that answers ``success: false`` is not one."""
+
+logger = logging.getLogger("dialogkit.skills")
 
 
 @cache
@@ -45,7 +63,9 @@ class HTTPSkillRunner(AsyncClosingMixin):
 
     Connections are pooled in one ``httpx.AsyncClient`` per event loop, because a client's
     connections belong to the loop that opened them and the sync facade runs turns on a
-    private loop of its own. ``aclose`` closes them all.
+    private loop of its own. The pool holds at most ``SKILL_RUNTIME_MAX_IN_FLIGHT``
+    connections: further calls wait for a free one within their own time limit. ``aclose``
+    closes them all.
     """
 
     def __init__(self, settings: Settings, *, base_url: str | None = None) -> None:
@@ -53,7 +73,11 @@ class HTTPSkillRunner(AsyncClosingMixin):
         url = settings.skill_runtime_base_url if base_url is None else base_url
         self._base_url = url.rstrip("/")
         self._clients: dict[asyncio.AbstractEventLoop, httpx.AsyncClient] = {}
+        self._in_flight: dict[asyncio.AbstractEventLoop, int] = {}
         self._lock = threading.Lock()
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._failures = 0
+        self._last_failure = ""
 
     @property
     def base_url(self) -> str:
@@ -61,26 +85,46 @@ class HTTPSkillRunner(AsyncClosingMixin):
         return self._base_url
 
     async def run(self, call: SkillCall) -> SkillOutcome:
-        """Call the node's skill once and interpret the answer for the engine."""
+        """Call the node's skill once and interpret the answer for the engine.
+
+        The exchange runs in its own task: a cancelled caller stops waiting, but the request
+        still ends through httpx's timeouts, so its connection goes back to the pool.
+        """
+        task = asyncio.ensure_future(self._run(call))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return await asyncio.shield(task)
+
+    async def _run(self, call: SkillCall) -> SkillOutcome:
         try:
-            result = await self._execute(build_request(call))
+            result = await self._execute(build_request(call), call.deadline)
         except SkillError as exc:
+            self._observe(exc.code, str(exc))
             return failure_outcome(call, exc.code, str(exc))
+        self._observe(None, "")
         return success_outcome(call, result)
 
-    async def _execute(self, request: SkillRequest) -> dict[str, Any]:
+    async def _execute(self, request: SkillRequest, deadline: float | None) -> dict[str, Any]:
         if not self._base_url:
             raise SkillError(
                 SkillErrorCode.UNAVAILABLE,
                 "no skill runtime is configured; set SKILL_RUNTIME_BASE_URL",
             )
         timeout = self._settings.skill_runtime_timeout_s
+        if deadline is not None:
+            timeout = min(timeout, deadline - time.monotonic())
+            if timeout <= 0:
+                raise SkillError(SkillErrorCode.TIMEOUT, "the turn deadline has passed")
         try:
-            # One deadline for the whole exchange: httpx's timeouts apply per read, so a
-            # runtime trickling bytes would otherwise never time out.
-            async with asyncio.timeout(timeout):
-                status, body, truncated = await self._post(request)
-        except (TimeoutError, httpx.TimeoutException) as exc:
+            status, body, truncated = await self._post(request, timeout)
+        except httpx.PoolTimeout as exc:
+            self._recover_pool()
+            raise SkillError(
+                SkillErrorCode.TIMEOUT,
+                f"all {self._settings.skill_runtime_max_in_flight} connections stayed busy "
+                f"for {timeout:g} s (SKILL_RUNTIME_MAX_IN_FLIGHT)",
+            ) from exc
+        except httpx.TimeoutException as exc:
             raise SkillError(
                 SkillErrorCode.TIMEOUT, f"no complete answer within {timeout:g} s"
             ) from exc
@@ -99,28 +143,104 @@ class HTTPSkillRunner(AsyncClosingMixin):
             )
         return parse_response(body)
 
-    async def _post(self, request: SkillRequest) -> tuple[int, bytes, bool]:
+    async def _post(self, request: SkillRequest, limit_s: float) -> tuple[int, bytes, bool]:
         """Status, body and whether the body was cut at the size limit.
 
         The body is streamed so that an oversized answer is abandoned at the limit instead of
-        being held in memory whole.
+        being held in memory whole. httpx's timeouts apply to each step (waiting for a pooled
+        connection, connecting, each read), so the whole exchange is also checked against
+        ``timeout`` between chunks: a runtime trickling bytes is dropped there, by closing
+        the response, not by cancelling a read.
         """
+        ends = time.monotonic() + limit_s
         payload = request.model_dump_json(fallback=str).encode()
-        async with self._client().stream(
-            "POST",
-            self._base_url + EXECUTE_PATH,
-            content=payload,
-            headers={"content-type": "application/json"},
-        ) as response:
-            limit = self._settings.skill_runtime_max_response_bytes
-            if response.status_code >= 400:
-                limit = ERROR_BODY_BYTES
-            body = bytearray()
-            async for chunk in response.aiter_bytes():
-                body += chunk
-                if len(body) > limit:
-                    return response.status_code, bytes(body[:limit]), True
-            return response.status_code, bytes(body), False
+        loop = asyncio.get_running_loop()
+        client = self._client()
+        self._in_flight[loop] = self._in_flight.get(loop, 0) + 1
+        try:
+            async with client.stream(
+                "POST",
+                self._base_url + EXECUTE_PATH,
+                content=payload,
+                headers={"content-type": "application/json"},
+                timeout=httpx.Timeout(limit_s),
+            ) as response:
+                limit = self._settings.skill_runtime_max_response_bytes
+                if response.status_code >= 400:
+                    limit = ERROR_BODY_BYTES
+                body = bytearray()
+                async for chunk in response.aiter_bytes():
+                    body += chunk
+                    if len(body) > limit:
+                        return response.status_code, bytes(body[:limit]), True
+                    if time.monotonic() > ends:
+                        raise httpx.ReadTimeout("the answer is still arriving")
+                return response.status_code, bytes(body), False
+        finally:
+            self._in_flight[loop] -= 1
+
+    def _recover_pool(self) -> None:
+        """Replace this loop's client when its pool lost slots that no call holds.
+
+        A pool timeout while fewer calls are in flight than the pool has connections means
+        slots leaked (a cancellation reached httpcore despite everything): a new client
+        gives the runtime its full capacity back instead of failing every later call.
+        """
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            in_flight = self._in_flight.get(loop, 0)
+            if in_flight >= self._settings.skill_runtime_max_in_flight:
+                return
+            leaked = self._clients.pop(loop, None)
+        if leaked is not None:
+            logger.error(
+                "the skill runtime pool lost connections (%d calls in flight): replaced it",
+                in_flight,
+            )
+            closing = asyncio.ensure_future(leaked.aclose())
+            self._tasks.add(closing)
+            closing.add_done_callback(self._tasks.discard)
+
+    def _observe(self, code: str | None, detail: str) -> None:
+        """Count failures of the runtime in a row; say so when it starts and stops failing."""
+        if code not in OUTAGE_CODES:
+            if self._failures >= FAILING_AFTER:
+                logger.warning(
+                    "skill runtime %s recovered after %d failed calls",
+                    escape(self._base_url),
+                    self._failures,
+                )
+            self._failures = 0
+            return
+        self._failures += 1
+        self._last_failure = detail
+        if self._failures == FAILING_AFTER or self._failures % 1000 == 0:
+            logger.error(
+                "skill runtime %s is failing: %d calls in a row, last: %s",
+                escape(self._base_url),
+                self._failures,
+                escape(detail),
+            )
+
+    async def health(self) -> tuple[bool, str]:
+        """Whether skill calls can succeed now, and why not: for readiness checks.
+
+        The runtime is probed on a connection of its own (any HTTP answer proves it is up),
+        and recent calls count too: a runtime that answers a probe but fails every skill
+        call is not ready either.
+        """
+        if not self._base_url:
+            return True, "not configured: skill nodes answer their fallback"
+        try:
+            async with httpx.AsyncClient(
+                timeout=httpx.Timeout(PROBE_TIMEOUT_S), verify=_tls_context()
+            ) as probe:
+                await probe.get(self._base_url + "/")
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            return False, f"{self._base_url} unreachable: {type(exc).__name__}"
+        if self._failures >= FAILING_AFTER:
+            return False, f"{self._failures} calls in a row failed; last: {self._last_failure}"
+        return True, f"{self._base_url} reachable"
 
     def _client(self) -> httpx.AsyncClient:
         loop = asyncio.get_running_loop()
@@ -129,8 +249,12 @@ class HTTPSkillRunner(AsyncClosingMixin):
                 del self._clients[stale]
             client = self._clients.get(loop)
             if client is None:
+                size = self._settings.skill_runtime_max_in_flight
                 client = httpx.AsyncClient(
                     timeout=httpx.Timeout(self._settings.skill_runtime_timeout_s),
+                    limits=httpx.Limits(
+                        max_connections=size, max_keepalive_connections=min(size, 20)
+                    ),
                     verify=_tls_context(),
                 )
                 self._clients[loop] = client
@@ -144,6 +268,13 @@ class HTTPSkillRunner(AsyncClosingMixin):
         close the runner before closing a private loop.
         """
         current = asyncio.get_running_loop()
+        # Calls still running here would only fail on the closed pool: end them now (a leak
+        # no longer matters), so that none outlives its loop as a pending task.
+        pending = [t for t in self._tasks if not t.done() and t.get_loop() is current]
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending)
         with self._lock:
             clients, self._clients = self._clients, {}
         for loop, client in clients.items():

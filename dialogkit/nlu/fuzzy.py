@@ -1,0 +1,96 @@
+"""One-edit typo tolerance for enum values and their synonyms.
+
+A typed "cappucino" or "체크카두" should still choose the value, but only when nothing else
+could be meant: the value must be long enough that one edit cannot turn another word into
+it, and when two values are both one edit away nothing is chosen. Hangul is compared by
+jamo (NFD splits a syllable into its letters), so "체크카두" is one edit from "체크카드"
+rather than one whole syllable, and a one-letter slip in a syllable counts as one edit.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Final
+
+MIN_LETTERS: Final = 5
+"""Shortest value (in letters, jamo for Hangul) that one edit may reach."""
+
+MIN_SYLLABLES: Final = 3
+"""Shortest Hangul value, in syllables: the last syllable of a short Korean word carries its
+ending, so one letter changes the meaning ("먹음" ate, "먹을" to eat; "좋음", "좋은")."""
+
+_SYLLABLE: Final = re.compile(r"[가-힣]")
+
+_WORD: Final = re.compile(r"\w+", re.UNICODE)
+
+
+@lru_cache(maxsize=4096)
+def letters(text: str) -> str:
+    """Lower case, with Hangul syllables split into jamo."""
+    return unicodedata.normalize("NFD", text.lower())
+
+
+def within_one_edit(left: str, right: str) -> bool:
+    """Damerau-Levenshtein distance (optimal string alignment) of at most one."""
+    if left == right:
+        return True
+    if abs(len(left) - len(right)) > 1:
+        return False
+    if len(left) > len(right):
+        left, right = right, left
+    prefix = 0
+    while prefix < len(left) and left[prefix] == right[prefix]:
+        prefix += 1
+    if len(left) < len(right):
+        return left[prefix:] == right[prefix + 1 :]
+    if left[prefix + 1 :] == right[prefix + 1 :]:
+        return True
+    return (
+        prefix + 1 < len(left)
+        and left[prefix] == right[prefix + 1]
+        and left[prefix + 1] == right[prefix]
+        and left[prefix + 2 :] == right[prefix + 2 :]
+    )
+
+
+def _windows(text: str, words: int) -> Iterable[str]:
+    """Runs of ``words`` consecutive words, and for unspaced scripts every substring
+    start: Korean and Japanese glue particles to the word ("체크카두로")."""
+    tokens = _WORD.findall(text)
+    for i in range(len(tokens) - words + 1):
+        yield " ".join(tokens[i : i + words])
+
+
+def closest(text: str, needles: Iterable[tuple[str, str]]) -> str | None:
+    """The value whose needle is one edit from a word (or run of words) of ``text``.
+
+    ``needles`` are (needle, value) pairs. None when no needle is close enough, or when
+    needles of two different values are."""
+    found: set[str] = set()
+    for needle, value in needles:
+        target = letters(needle)
+        syllables = len(_SYLLABLE.findall(needle))
+        if len(target) < MIN_LETTERS or 0 < syllables < MIN_SYLLABLES:
+            continue
+        size = len(needle.split())
+        for window in _windows(text, size):
+            if _near(letters(window), target):
+                found.add(value)
+                break
+    return found.pop() if len(found) == 1 else None
+
+
+def _near(window: str, target: str) -> bool:
+    """One edit from ``target``, allowing trailing letters glued to the window (a Korean
+    particle or Japanese okurigana after the word)."""
+    if within_one_edit(window, target):
+        return True
+    if window.isascii():
+        return False
+    for cut in (len(target) - 1, len(target), len(target) + 1):
+        if 0 < cut < len(window) and within_one_edit(window[:cut], target):
+            return True
+    return False

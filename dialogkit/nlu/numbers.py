@@ -1,0 +1,569 @@
+"""Numbers as people say and write them, in Korean, Japanese and English.
+
+One scan finds every quantity in an utterance: Arabic and full-width digits ("1,200",
+"１２３", "1.5"), Sino-Korean and kanji numerals ("이천오백", "二千五百", "삼만 오천"),
+native Korean numbers ("스물다섯", "세 명"), Japanese kana counts ("ふたり", "みっつ"),
+English number words ("two thousand five hundred", "twenty-one", "one point five"), mixed
+forms ("2천", "3万5千", "2 thousand") and digits read one by one ("공일공 일이삼사",
+"zero one zero"). Each quantity keeps the counter or unit that follows it ("명", "km",
+"キロ", "people"), which is how a party size, a distance and a clock time in one sentence
+are told apart.
+
+Words that are also ordinary words ("이" this, "네" yes, "만" only, "一緒" together) only
+count as numbers where the grammar says so: single-syllable Korean forms need a counter,
+Hangul numbers must stand alone, and a run of single digits needs three digits or a zero.
+The patterns are compiled once at import; a scan is linear in the length of the text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+# ----------------------------------------------------------------------------- atoms
+
+_DIGIT, _TEEN, _TENS, _SMALL, _BIG, _POINT = "digit", "teen", "tens", "small", "big", "point"
+_ARABIC = "arabic"
+
+_KO_SINO: Final = {
+    "영": (_DIGIT, 0),
+    "공": (_DIGIT, 0),
+    "일": (_DIGIT, 1),
+    "이": (_DIGIT, 2),
+    "삼": (_DIGIT, 3),
+    "사": (_DIGIT, 4),
+    "오": (_DIGIT, 5),
+    "육": (_DIGIT, 6),
+    "륙": (_DIGIT, 6),
+    "칠": (_DIGIT, 7),
+    "팔": (_DIGIT, 8),
+    "구": (_DIGIT, 9),
+    "십": (_SMALL, 10),
+    "백": (_SMALL, 100),
+    "천": (_SMALL, 1000),
+    "만": (_BIG, 10_000),
+    "억": (_BIG, 100_000_000),
+}
+_KANJI: Final = {
+    "〇": (_DIGIT, 0),
+    "零": (_DIGIT, 0),
+    "一": (_DIGIT, 1),
+    "二": (_DIGIT, 2),
+    "三": (_DIGIT, 3),
+    "四": (_DIGIT, 4),
+    "五": (_DIGIT, 5),
+    "六": (_DIGIT, 6),
+    "七": (_DIGIT, 7),
+    "八": (_DIGIT, 8),
+    "九": (_DIGIT, 9),
+    "十": (_SMALL, 10),
+    "百": (_SMALL, 100),
+    "千": (_SMALL, 1000),
+    "万": (_BIG, 10_000),
+    "億": (_BIG, 100_000_000),
+}
+_KO_NATIVE_TENS: Final = {
+    "열": 10,
+    "스물": 20,
+    "스무": 20,
+    "서른": 30,
+    "마흔": 40,
+    "쉰": 50,
+    "예순": 60,
+    "일흔": 70,
+    "여든": 80,
+    "아흔": 90,
+}
+_KO_NATIVE_UNITS: Final = {
+    "하나": 1,
+    "한": 1,
+    "둘": 2,
+    "두": 2,
+    "셋": 3,
+    "세": 3,
+    "석": 3,
+    "넷": 4,
+    "네": 4,
+    "넉": 4,
+    "다섯": 5,
+    "여섯": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+}
+_KO_PRENOMINAL: Final = frozenset({"한", "두", "세", "석", "네", "넉", "스무"})
+"""Forms that only stand before a counter ("세 명"); alone they are other words ("네" = yes)."""
+
+_KANA: Final = {
+    "ひとつ": 1,
+    "ふたつ": 2,
+    "みっつ": 3,
+    "よっつ": 4,
+    "いつつ": 5,
+    "むっつ": 6,
+    "ななつ": 7,
+    "やっつ": 8,
+    "ここのつ": 9,
+    "とお": 10,
+    "ひとり": 1,
+    "ふたり": 2,
+    "さんにん": 3,
+    "よにん": 4,
+    "ごにん": 5,
+    "ろくにん": 6,
+    "しちにん": 7,
+    "ななにん": 7,
+    "はちにん": 8,
+    "きゅうにん": 9,
+    "じゅうにん": 10,
+}
+_KANA_PEOPLE: Final = frozenset(
+    {"ひとり", "ふたり", "さんにん", "よにん", "ごにん", "ろくにん", "しちにん", "ななにん"}
+    | {"はちにん", "きゅうにん", "じゅうにん"}
+)
+_ALONE: Final = re.compile(r"혼자|나\s*혼자|\bjust\s+(?:me|myself)\b|\bby\s+myself\b|\bonly\s+me\b")
+"""Words that count one person without a number."""
+
+_EN: Final = {
+    "zero": (_DIGIT, 0),
+    "oh": (_DIGIT, 0),
+    "one": (_DIGIT, 1),
+    "two": (_DIGIT, 2),
+    "three": (_DIGIT, 3),
+    "four": (_DIGIT, 4),
+    "five": (_DIGIT, 5),
+    "six": (_DIGIT, 6),
+    "seven": (_DIGIT, 7),
+    "eight": (_DIGIT, 8),
+    "nine": (_DIGIT, 9),
+    "niner": (_DIGIT, 9),
+    "ten": (_TEEN, 10),
+    "eleven": (_TEEN, 11),
+    "twelve": (_TEEN, 12),
+    "thirteen": (_TEEN, 13),
+    "fourteen": (_TEEN, 14),
+    "fifteen": (_TEEN, 15),
+    "sixteen": (_TEEN, 16),
+    "seventeen": (_TEEN, 17),
+    "eighteen": (_TEEN, 18),
+    "nineteen": (_TEEN, 19),
+    "twenty": (_TENS, 20),
+    "thirty": (_TENS, 30),
+    "forty": (_TENS, 40),
+    "fourty": (_TENS, 40),
+    "fifty": (_TENS, 50),
+    "sixty": (_TENS, 60),
+    "seventy": (_TENS, 70),
+    "eighty": (_TENS, 80),
+    "ninety": (_TENS, 90),
+    "hundred": (_SMALL, 100),
+    "dozen": (_SMALL, 12),
+    "thousand": (_BIG, 1000),
+    "million": (_BIG, 1_000_000),
+    "billion": (_BIG, 1_000_000_000),
+    "point": (_POINT, 0),
+}
+
+
+def _alternation(words: object) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))  # type: ignore[call-overload]
+
+
+_ATOM: Final = re.compile(
+    r"(?P<arabic>\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|\d{1,24}(?:\.\d{1,12})?)"
+    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen)\b)|"
+    + _alternation(_EN)
+    + r")(?![a-z]))"
+    + r"|(?P<native>"
+    + _alternation([*_KO_NATIVE_TENS, *_KO_NATIVE_UNITS])
+    + r")"
+    + r"|(?P<kana>"
+    + _alternation(_KANA)
+    + r")"
+    + r"|(?P<sino>["
+    + "".join(_KO_SINO)
+    + r"])"
+    + r"|(?P<kanji>["
+    + "".join(_KANJI)
+    + r"])"
+)
+
+# ----------------------------------------------------------------------------- counters
+
+_COUNTERS: Final[tuple[tuple[str, str, float], ...]] = (
+    # (dimension, pattern, factor to the dimension's base unit)
+    ("length", r"킬로미터|km|キロメートル|kilomet(?:er|re)s?|klicks?", 1000.0),
+    ("mass", r"킬로그램|kg|キログラム|kilograms?", 1000.0),
+    ("kilo", r"킬로|키로|キロ|kilos?", 1000.0),
+    ("length", r"센티미터|센티|cm|センチ|centimet(?:er|re)s?", 0.01),
+    ("length", r"밀리미터|mm|ミリ|millimet(?:er|re)s?", 0.001),
+    ("length", r"미터|메다|m(?![a-z])|メートル|met(?:er|re)s?", 1.0),
+    ("mass", r"그램|g(?![a-z])|グラム|grams?", 1.0),
+    ("duration", r"시간|時間|hours?|hrs?", 3600.0),
+    ("clock", r"시(?!간|작)|時(?!間)|o'?clock|a\.?m\.?(?![a-z])|p\.?m\.?(?![a-z])", 1.0),
+    ("minute", r"분|分|minutes?|mins?", 1.0),
+    ("second", r"초|秒|seconds?|secs?", 1.0),
+    ("people", r"명|사람|인(?!분)|人|名|people|persons?|guests?|pax|adults?|of\s+us\b", 1.0),
+    ("portion", r"인분|人前|portions?|servings?", 1.0),
+    ("age", r"살|세(?![요가])|歳|才|years?\s+old|yrs?\s+old", 1.0),
+    ("year", r"년|年", 1.0),
+    ("month", r"개월|ヶ月|か月|カ月|달|월|月|months?", 1.0),
+    ("day", r"일|日|days?", 1.0),
+    ("week", r"주일?|週間?|weeks?", 1.0),
+    ("items", r"개|個|つ|items?|pieces?|pcs", 1.0),
+    ("times", r"번|회|回|times?", 1.0),
+    ("money", r"원|円|won|yen|dollars?|달러|euros?|유로", 1.0),
+    ("percent", r"%|퍼센트|프로|パーセント|percent", 1.0),
+    ("floor", r"층|階|floors?", 1.0),
+    ("things", r"장|枚|本|병|잔|杯|권|冊|대|台|마리|匹|頭|羽|그릇|杯", 1.0),
+)
+_COUNTER: Final = re.compile(
+    r"\s?(?:" + "|".join(f"(?P<c{i}>{p})" for i, (_, p, _f) in enumerate(_COUNTERS)) + ")",
+    re.IGNORECASE,
+)
+_PARTICLE: Final = re.compile(
+    r"(?:이요|요|이에요|에요|예요|이야|야|입니다|이고|고|이랑|랑|이서|서|은|는|이|가|을|를|도|만|"
+    r"쯤|정도|이나|나|으로|로|에|하고|이라고|라고|밖에|씩|이면|면|째|짜리|부터|까지|입니|이죠|죠)"
+)
+_AFTER_I_PARTICLE: Final = re.compile(r"(?:요|에요|야|고|라고|랑|나|었|면|지|죠|니)")
+_MAX_ATOMS: Final = 24
+"""Longest number in words (a phone number read digit by digit has 11): keeps a scan linear."""
+_KO_STOPWORDS: Final = frozenset({"이번", "이분", "이달", "이날"})
+"""Sino digits glued to a counter that are demonstratives, not numbers ("이번 주" = this week)."""
+
+_WRITTEN = re.compile(r"-?[\d,.]+")
+_HANGUL = re.compile(r"[가-힣]")
+_PEOPLE_CUE: Final = re.compile(
+    r"(?:\bfor|\bparty\s+of|\btable\s+for|\bgroup\s+of|\bwe\s+are|\bwe're|\bthere\s+are)\s+$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """One number found in a text (positions are in the NFKC-normalized text)."""
+
+    value: int | float
+    start: int
+    end: int
+    """Where the number itself ends."""
+    counter_end: int
+    """Where its counter ends (``end`` when there is none)."""
+    dimension: str | None = None
+    """What the following counter measures ("length", "people", "clock"...), if any."""
+    factor: float = 1.0
+    """Multiplier from the counter to its dimension's base unit (km -> 1000 metres)."""
+    digits: str | None = None
+    """The digit string when the number was read digit by digit ("공일공" -> "010")."""
+
+
+@dataclass(slots=True)
+class _Atom:
+    kind: str
+    value: int | float
+    start: int
+    end: int
+    script: str
+    text: str
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width digits and letters to ASCII) and lower case; quantities' positions
+    refer to this text."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _atoms(text: str) -> list[_Atom]:
+    atoms: list[_Atom] = []
+    for match in _ATOM.finditer(text):
+        script = match.lastgroup or ""
+        word = match.group(0)
+        start, end = match.span()
+        if script == _ARABIC:
+            raw = word.replace(",", "")
+            value: int | float = float(raw) if "." in raw else int(raw)
+            atoms.append(_Atom(_ARABIC, value, start, end, script, word))
+        elif script == "en":
+            kind, number = (_DIGIT, 1) if word == "a" else _EN[word]
+            atoms.append(_Atom(kind, number, start, end, script, word))
+        elif script == "native":
+            if word in _KO_NATIVE_TENS:
+                atoms.append(_Atom(_TENS, _KO_NATIVE_TENS[word], start, end, script, word))
+            else:
+                atoms.append(_Atom(_DIGIT, _KO_NATIVE_UNITS[word], start, end, script, word))
+        elif script == "kana":
+            atoms.append(_Atom(_TEEN, _KANA[word], start, end, script, word))
+        else:
+            kind, number = (_KO_SINO if script == "sino" else _KANJI)[word]
+            atoms.append(_Atom(kind, number, start, end, script, word))
+    return atoms
+
+
+def _joinable(text: str, left: _Atom, right: _Atom) -> bool:
+    """Whether ``right`` continues the number that ``left`` belongs to."""
+    gap = text[left.end : right.start]
+    if left.script == "en" or right.script == "en":
+        if left.script not in {"en", _ARABIC} or right.script != "en":
+            return False
+        if left.script == _ARABIC and right.kind not in {_SMALL, _BIG}:
+            return False
+        return re.fullmatch(r"\s*(?:-|\band\b)?\s*", gap) is not None
+    if left.script == _ARABIC:
+        # "2천", "3万", "3만 5천"
+        return right.kind in {_SMALL, _BIG} and gap.strip() == ""
+    if right.script == _ARABIC:
+        return left.kind in {_SMALL, _BIG} and gap.strip() == ""
+    if left.script != right.script:
+        return False
+    if left.script == "native" and not (left.kind == _TENS and right.kind == _DIGIT):
+        return False  # "두세 명" is two or three people, not 23
+    if gap == "":
+        return True
+    if gap.strip() not in {"", "-"}:
+        return False
+    if left.kind in {_SMALL, _BIG}:
+        return True  # "이천 오백", "삼만 오천"
+    if left.kind == _TENS and right.kind == _DIGIT:
+        return True  # "스물 다섯"
+    # digits read one by one: "일 이 삼 사", "공일공 일이삼사"
+    return left.kind == right.kind == _DIGIT and left.script == right.script == "sino"
+
+
+def _is_teen(value: float | None) -> bool:
+    """13 to 19: the first half of a year said in two parts (10 to 12 are clock hours)."""
+    return value is not None and 13 <= value <= 19
+
+
+def _fold(atoms: list[_Atom]) -> tuple[int | float, str | None] | None:
+    """The value of consecutive atoms, and the digit string when read one by one.
+
+    None when the atoms do not form one number (then the caller splits them)."""
+    total: int | float = 0
+    section: int | float = 0
+    current: int | float | None = None
+    digits: str | None = None
+    decimal: str | None = None
+    last = ""
+    for atom in atoms:
+        if decimal is not None:
+            if atom.kind != _DIGIT:
+                return None
+            decimal += str(atom.value)
+            continue
+        if atom.kind == _POINT:
+            if current is None or (digits is not None and len(digits) > 1):
+                return None
+            decimal, digits = "", None
+        elif atom.kind == _ARABIC:
+            if current is not None:
+                return None
+            current = atom.value
+        elif atom.kind == _DIGIT:
+            if current is None:
+                current = atom.value
+                digits = str(atom.value) if not (total or section) else None
+            elif last == _TENS and 0 < atom.value < 10:
+                current += atom.value
+                digits = None
+            elif last == _DIGIT and digits is not None:
+                digits += str(atom.value)
+                current = int(digits)
+            else:
+                return None
+        elif atom.kind == _TENS and last == _TEEN and atom.script == "en" and _is_teen(current):
+            current = int(current or 0) * 100 + atom.value  # a year: "nineteen ninety"
+        elif atom.kind in {_TEEN, _TENS}:
+            if current is not None:
+                return None
+            current = atom.value
+        elif atom.kind == _SMALL:
+            if digits is not None and len(digits) > 1:
+                return None
+            section += (current if current is not None else 1) * atom.value
+            current, digits = None, None
+        elif atom.kind == _BIG:
+            if digits is not None and len(digits) > 1:
+                return None
+            base = section + (current or 0)
+            total += (base or 1) * atom.value
+            section, current, digits = 0, None, None
+        last = atom.kind
+    if decimal is not None:
+        if not decimal:
+            return total + section + (current or 0), None
+        return total + section + float(f"{current}.{decimal}"), None
+    value = total + section + (current or 0)
+    if digits is not None and len(digits) < 2:
+        digits = None
+    return value, digits
+
+
+def _counter(text: str, end: int) -> tuple[str, float, int] | None:
+    match = _COUNTER.match(text, end)
+    if not match or not match.lastgroup:
+        return None
+    dimension, _pattern, factor = _COUNTERS[int(match.lastgroup[1:])]
+    return dimension, factor, match.end()
+
+
+def _stands_alone(text: str, group: list[_Atom], counter_end: int | None) -> bool:
+    """Hangul numbers must be whole words; short or ambiguous forms need a counter."""
+    first, last = group[0], group[-1]
+    scripts = {a.script for a in group}
+    if scripts & {"sino", "native"}:
+        if first.start > 0 and _HANGUL.match(text, first.start - 1):
+            return False
+        counter = counter_end is not None
+        if counter_end is not None and text[first.start : counter_end] in _KO_STOPWORDS:
+            return False
+        if not counter:
+            after = last.end
+            glued = after < len(text) and _HANGUL.match(text, after)
+            if glued and not _PARTICLE.match(text, after):
+                return False
+        if "native" in scripts:
+            return counter or not any(a.text in _KO_PRENOMINAL for a in group)
+        if len(group) == 1:
+            return counter
+        if all(a.kind == _DIGIT for a in group):
+            spoken = "".join(str(a.value) for a in group)
+            return counter or len(spoken) >= 3 or "0" in spoken
+    return True
+
+
+def _trim_particle(text: str, group: list[_Atom]) -> list[_Atom]:
+    """ "이천오백이요" is 2500 followed by the particle 이, not 2502: the particle 이 follows
+    a syllable ending in a consonant. After 십 both readings are grammatical, and the
+    number ("삼십이요" = 32) is kept; digits read one by one keep it too ("오사삼이요" ends
+    in 2), and a phone number tries both readings (``without_particle_i``)."""
+    if (
+        len(group) >= 2
+        and group[-1].text == "이"
+        and group[-2].kind in {_SMALL, _BIG}
+        and group[-2].text != "십"
+        and _AFTER_I_PARTICLE.match(text, group[-1].end)
+    ):
+        return group[:-1]
+    return group
+
+
+def _quantity(text: str, group: list[_Atom]) -> Quantity | None:
+    group = _trim_particle(text, group)
+    folded = _fold(group)
+    if folded is None:
+        return None
+    value, digits = folded
+    start, end = group[0].start, group[-1].end
+    counter = None if group[-1].script == "kana" else _counter(text, end)
+    native = any(a.script == "native" for a in group)
+    if counter and native and counter[0] == "age" and text[counter[2] - 1] == "세":
+        counter = None  # "두세 명": native numbers count years with 살; 세 is "three" here
+    if not _stands_alone(text, group, None if counter is None else counter[2]):
+        return None
+    if start > 0 and text[start - 1] == "-" and (start < 2 or not text[start - 2].isalnum()):
+        value, start = -value, start - 1
+    if group[-1].text in _KANA_PEOPLE:
+        return Quantity(value, start, end, end, "people")
+    if counter is None:
+        cue = "people" if _PEOPLE_CUE.search(text[max(0, start - 16) : start]) else None
+        return Quantity(value, start, end, end, cue, 1.0, digits)
+    dimension, factor, after = counter
+    if dimension == "minute" and native:
+        dimension = "people"  # "세 분" = three people; minutes are counted in Sino-Korean
+    return Quantity(value, start, end, after, dimension, factor, digits)
+
+
+def _groups(text: str, atoms: list[_Atom]) -> list[list[_Atom]]:
+    groups: list[list[_Atom]] = []
+    for atom in atoms:
+        if (
+            groups
+            and len(groups[-1]) < _MAX_ATOMS
+            and _joinable(text, groups[-1][-1], atom)
+            and _fold([*groups[-1], atom])
+        ):
+            groups[-1].append(atom)
+        else:
+            groups.append([atom])
+    return groups
+
+
+@lru_cache(maxsize=4096)
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """Every number in ``text``, in order (``text`` as returned by ``normalize``)."""
+    found: list[Quantity] = [
+        Quantity(1, m.start(), m.end(), m.end(), "people") for m in _ALONE.finditer(text)
+    ]
+    for group in _groups(text, _atoms(text)):
+        quantity = _quantity(text, group)
+        if quantity is None and len(group) > 1:
+            # a group that does not read as one number may still hold one at its start
+            quantity = _quantity(text, group[:1])
+        if quantity is not None:
+            found.append(quantity)
+    return tuple(sorted(found, key=lambda q: q.start))
+
+
+def find_quantities(text: str) -> tuple[Quantity, ...]:
+    """Every number in ``text`` (any script), in order."""
+    return quantities(normalize(text))
+
+
+def rewrite(text: str, render: Callable[[Quantity, str], str | None]) -> str:
+    """``text`` with each number and its counter replaced by ``render(quantity,
+    normalized_text)``; None keeps that number as written."""
+    normalized = normalize(text)
+    # the words around the numbers keep their case when normalizing kept the positions
+    source = text if len(text) == len(normalized) else normalized
+    parts: list[str] = []
+    position = 0
+    for quantity in quantities(normalized):
+        replacement = render(quantity, normalized)
+        if replacement is None:
+            continue
+        parts.append(source[position : quantity.start])
+        parts.append(replacement)
+        position = quantity.counter_end
+    parts.append(source[position:])
+    return "".join(parts)
+
+
+def plain(value: float) -> str:
+    """A number as digits, without a needless ".0"."""
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _as_digits(quantity: Quantity, text: str) -> str | None:
+    if _WRITTEN.fullmatch(text, quantity.start, quantity.end):
+        return None  # already digits: "05.03.02" stays a date, not 5.03
+    if _ALONE.fullmatch(text, quantity.start, quantity.end):
+        return None
+    number = quantity.digits if quantity.digits is not None else plain(quantity.value)
+    return number + text[quantity.end : quantity.counter_end]
+
+
+_PARTICLE_I: Final = re.compile(
+    r"(?<=[영공일삼육륙칠팔])이(?=(?:요|에요|예요|입니다|야|고|라고|랑|었|죠|지|면|[\s.!,]|$))"
+)
+
+
+def without_particle_i(text: str) -> str:
+    """``text`` with each 이 after a digit ending in a consonant read as a particle
+    ("오육칠팔이요" -> "오육칠팔요", "오일이에요" -> "오일에요"): the other reading of digits
+    read one by one, which dates and phone numbers try."""
+    return _PARTICLE_I.sub("", text)
+
+
+def words_as_digits(text: str) -> str:
+    """``text`` with numbers said in words written in digits, other words as they were."""
+    return rewrite(text, _as_digits)
+
+
+def digits_spoken(text: str) -> str:
+    """``text``, normalized, with every number written in digits, so "공일공 일이삼사
+    오육칠팔" reads as "01012345678" for a phone and "삼월 오일" as "3월 5일" for a date."""
+    return words_as_digits(normalize(text))

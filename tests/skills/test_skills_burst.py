@@ -1,0 +1,177 @@
+"""Bursts of skill timeouts leave a pool that still works, and a failing runtime is loud.
+
+The runtime here is a raw asyncio server on 127.0.0.1 that reads each request and then hangs
+until the test lets it answer: the shape of a runtime that stalls under load and recovers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+
+from dialogkit.settings import Settings
+from dialogkit.skills.client import FAILING_AFTER, HTTPSkillRunner
+from dialogkit.skills.result import SkillErrorCode
+from tests.skills.conftest import build_call
+
+BURSTS = 3
+BURST_SIZE = 300
+ANSWER = json.dumps({"success": True, "result": {"response": "Back."}, "metadata": {}}).encode()
+
+
+class HangingRuntime:
+    """Reads a request, then waits until ``released`` is set before answering it."""
+
+    def __init__(self) -> None:
+        self.released = asyncio.Event()
+        self._writers: list[asyncio.StreamWriter] = []
+        self._server: asyncio.Server | None = None
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None
+        port = self._server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0, backlog=64)
+
+    async def recover(self) -> None:
+        """Answer from now on, and drop every connection that hung."""
+        self.released.set()
+        for writer in self._writers:
+            writer.close()
+        self._writers.clear()
+
+    async def close(self) -> None:
+        await self.recover()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                if lines[0].startswith("GET "):
+                    # The front still answers (a probe sees it up); only skill calls hang.
+                    writer.write(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
+                    await writer.drain()
+                    continue
+                length = next(
+                    int(line.split(":", 1)[1])
+                    for line in lines
+                    if line.lower().startswith("content-length:")
+                )
+                await reader.readexactly(length)
+                await self.released.wait()
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                    b"content-length: %d\r\n\r\n%s" % (len(ANSWER), ANSWER)
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+
+@pytest.fixture
+async def runtime() -> AsyncIterator[HangingRuntime]:
+    server = HangingRuntime()
+    await server.start()
+    yield server
+    await server.close()
+
+
+@pytest.fixture
+async def runner(runtime: HangingRuntime) -> AsyncIterator[HTTPSkillRunner]:
+    settings = Settings(
+        SKILL_RUNTIME_BASE_URL=runtime.base_url,
+        SKILL_RUNTIME_TIMEOUT_S=0.3,
+        SKILL_RUNTIME_MAX_IN_FLIGHT=32,
+    )
+    async with HTTPSkillRunner(settings) as skill_runner:
+        yield skill_runner
+
+
+async def healthy_calls_succeed(runner: HTTPSkillRunner, runtime: HangingRuntime) -> None:
+    await runtime.recover()
+    call = build_call()
+    outcomes = await asyncio.gather(*(runner.run(call) for _ in range(10)))
+    assert [o.status for o in outcomes] == ["success"] * 10, [o.error_detail for o in outcomes]
+    assert outcomes[0].reply == "Back."
+
+
+async def test_three_bursts_of_timeouts_then_healthy_calls_succeed(
+    runtime: HangingRuntime, runner: HTTPSkillRunner
+) -> None:
+    call = build_call()
+    for _ in range(BURSTS):
+        outcomes = await asyncio.gather(*(runner.run(call) for _ in range(BURST_SIZE)))
+        assert {o.error_code for o in outcomes} == {SkillErrorCode.TIMEOUT}
+    await healthy_calls_succeed(runner, runtime)
+
+
+async def test_callers_cancelled_mid_call_do_not_poison_the_pool(
+    runtime: HangingRuntime, runner: HTTPSkillRunner
+) -> None:
+    """The old failure: a timeout around the call cancelled httpcore and leaked its slots."""
+    call = build_call()
+    for _ in range(BURSTS):
+        results = await asyncio.gather(
+            *(asyncio.wait_for(runner.run(call), 0.05) for _ in range(BURST_SIZE)),
+            return_exceptions=True,
+        )
+        assert all(isinstance(r, TimeoutError) for r in results)
+    await healthy_calls_succeed(runner, runtime)
+
+
+async def test_a_failing_runtime_is_logged_and_not_ready_until_it_recovers(
+    runtime: HangingRuntime, runner: HTTPSkillRunner, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert await runner.health() == (True, f"{runtime.base_url} reachable")
+    with caplog.at_level(logging.WARNING, logger="dialogkit.skills"):
+        await asyncio.gather(*(runner.run(build_call()) for _ in range(FAILING_AFTER)))
+    failing = [r for r in caplog.records if "is failing" in r.getMessage()]
+    assert len(failing) == 1 and failing[0].levelno == logging.ERROR
+    ready, detail = await runner.health()
+    assert not ready and "in a row failed" in detail
+
+    await healthy_calls_succeed(runner, runtime)
+    assert (await runner.health())[0]
+    assert any("recovered" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_unreachable_runtime_is_not_ready() -> None:
+    runner = HTTPSkillRunner(Settings(SKILL_RUNTIME_BASE_URL="http://127.0.0.1:9"))
+    try:
+        ready, detail = await runner.health()
+        assert not ready and "unreachable" in detail
+    finally:
+        await runner.aclose()
+
+
+async def test_a_call_never_outlives_the_turn_deadline(runtime: HangingRuntime) -> None:
+    runner = HTTPSkillRunner(
+        Settings(SKILL_RUNTIME_BASE_URL=runtime.base_url, SKILL_RUNTIME_TIMEOUT_S=30)
+    )
+    loop = asyncio.get_running_loop()
+    try:
+        started = loop.time()
+        outcome = await runner.run(replace(build_call(), deadline=time.monotonic() + 0.3))
+        assert outcome.error_code == SkillErrorCode.TIMEOUT
+        assert loop.time() - started < 10  # far below the 30 s skill timeout
+        late = await runner.run(replace(build_call(), deadline=time.monotonic() - 1))
+        assert late.error_code == SkillErrorCode.TIMEOUT
+        assert "deadline" in (late.error_detail or "")
+    finally:
+        await runner.aclose()
