@@ -58,6 +58,7 @@ schema: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.turns
 	$(BIN)/python -m benchmarks.evaluate
+	$(BIN)/python -m benchmarks.llm_concurrency
 
 clean:
 	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache

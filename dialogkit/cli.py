@@ -21,11 +21,19 @@ from dialogkit.scenario.scenario import Scenario
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from dialogkit.settings import Settings
     from dialogkit_server.app import serve
 
+    settings = Settings()
+    if args.backlog is not None:
+        settings = settings.model_copy(update={"backlog": args.backlog})
     try:
         serve(
-            args.host, args.port, with_skill_runtime=args.with_skill_runtime, workers=args.workers
+            args.host,
+            args.port,
+            settings,
+            with_skill_runtime=args.with_skill_runtime,
+            workers=args.workers,
         )
     except ConfigurationError as exc:
         print(f"dialogkit serve: {exc}", file=sys.stderr)
@@ -145,6 +153,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         default=1,
         help="worker processes (default: %(default)s); more than one needs DIALOGKIT_REDIS_URL",
+    )
+    serve.add_argument(
+        "--backlog",
+        type=_positive_int,
+        default=None,
+        help="listen backlog: connections the kernel queues before accepting "
+        "(default: DIALOGKIT_BACKLOG, else 1024)",
     )
     serve.set_defaults(handler=_serve, sanic_logging=True)
 

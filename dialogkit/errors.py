@@ -10,6 +10,7 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     ├── SessionNotFound          a session id that is unknown or whose state expired
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
+    │   └── CassetteMiss         a replayed run made a call its cassette does not hold
     ├── ConfigurationError       settings that cannot work together (refused at start-up)
     ├── TransportError           the remote service could not be reached or did not answer
     │   ├── ConnectionFailed     refused, unresolved, or closed before an answer (reset)
@@ -81,6 +82,26 @@ class SkillError(DialogkitError):
 
 class LLMError(DialogkitError):
     """A language-model call failed or answered something unusable."""
+
+
+class CassetteMiss(LLMError):
+    """A replayed run made a model call its cassette does not hold.
+
+    Unlike other model failures it is raised out of the turn: a replay that quietly fell
+    back would pass while testing something else than what was recorded.
+    """
+
+    def __init__(self, path: object, key: str, model: str, user_text: str) -> None:
+        self.path = path
+        self.key = key
+        self.model = model
+        shown = user_text if len(user_text) <= 80 else user_text[:80] + "..."
+        super().__init__(
+            f"LLM cassette {str(path)!r} has no answer for a call to model {model!r} "
+            f"(key {key[:12]}, user message {shown!r}): the prompt changed since it was "
+            "recorded. Re-record with llm_cassette_mode='record', or add the missing calls "
+            "with 'record_missing'."
+        )
 
 
 class ConfigurationError(DialogkitError):

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
+
 OFFLINE_MODEL = "offline"
 """The reserved model name that selects the built-in offline providers explicitly."""
+
+CassetteMode = Literal["record", "replay", "record_missing"]
+"""How an LLM cassette is used: see ``dialogkit.llm.cassette``."""
 
 
 class Settings(BaseSettings):
@@ -23,8 +30,30 @@ class Settings(BaseSettings):
         alias="DIALOGKIT_LLM_ENDPOINTS",
         description="Per-model endpoints: JSON object or `model=url[|key];...`.",
     )
-    llm_timeout_s: float = Field(30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0)
+    llm_models: str = Field(
+        "",
+        alias="DIALOGKIT_LLM_MODELS",
+        description="More model names OPENAI_BASE_URL serves, comma-separated.",
+    )
+    llm_timeout_s: float = Field(
+        30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0, description="Read timeout of one call attempt."
+    )
+    llm_connect_timeout_s: float = Field(5.0, alias="DIALOGKIT_LLM_CONNECT_TIMEOUT_S", gt=0)
     llm_max_retries: int = Field(1, alias="DIALOGKIT_LLM_MAX_RETRIES", ge=0)
+    llm_max_concurrency: int = Field(
+        256,
+        alias="DIALOGKIT_LLM_MAX_CONCURRENCY",
+        gt=0,
+        description="Calls in flight per endpoint and event loop; more wait in order.",
+    )
+    llm_cassette: str = Field("", alias="DIALOGKIT_LLM_CASSETTE")
+    llm_cassette_mode: CassetteMode = Field("replay", alias="DIALOGKIT_LLM_CASSETTE_MODE")
+    max_text_chars: int = Field(
+        DEFAULT_MAX_TEXT_CHARS,
+        alias="DIALOGKIT_MAX_TEXT_CHARS",
+        gt=0,
+        description="Cap on one text from a model or a skill runtime.",
+    )
     hybrid_nlu: bool = Field(False, alias="DIALOGKIT_HYBRID_NLU")
     hybrid_nlu_threshold: float = Field(0.8, alias="DIALOGKIT_HYBRID_NLU_THRESHOLD")
     skill_runtime_base_url: str = Field("", alias="SKILL_RUNTIME_BASE_URL")
@@ -68,6 +97,12 @@ class Settings(BaseSettings):
         description="When set, GET /v1/session/{id} needs `Authorization: Bearer <token>`.",
     )
     root_path: str = Field("", alias="DIALOGKIT_ROOT_PATH")
+    backlog: int = Field(
+        1024,
+        alias="DIALOGKIT_BACKLOG",
+        gt=0,
+        description="Listen backlog of `dialogkit serve`: Sanic's 100 resets bursts of clients.",
+    )
     redis_url: str = Field("", alias="DIALOGKIT_REDIS_URL")
     state_ttl_s: int = Field(3600, alias="DIALOGKIT_STATE_TTL_S", gt=0)
     config_ttl_s: int = Field(24 * 3600, alias="DIALOGKIT_CONFIG_TTL_S", gt=0)

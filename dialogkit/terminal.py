@@ -169,10 +169,14 @@ def _open(stack: ExitStack, scenario: str, llm: str, server: str | None) -> tupl
         client = stack.enter_context(Client(server))
         return client.start(target, llm_choice=llm, nlu_llm_choice=llm), server
     loaded = target if isinstance(target, Scenario) else Scenario.load(target)
-    needs_runtime = not Settings().skill_runtime_base_url and any(
+    settings = Settings()
+    if llm:
+        # The operator named the model on the command line: the default endpoint serves it.
+        settings = settings.model_copy(update={"core_default_llm": llm, "core_nlu_llm": llm})
+    needs_runtime = not settings.skill_runtime_base_url and any(
         node.params.skill for node in loaded.nodes
     )
-    engine = Engine(skill_runtime="embedded" if needs_runtime else None)
+    engine = Engine(settings, skill_runtime="embedded" if needs_runtime else None)
     stack.callback(engine.close)
     where = "in-process, with the reference skill runtime" if needs_runtime else "in-process"
     return engine.start(loaded, llm_choice=llm, nlu_llm_choice=llm), where

@@ -17,6 +17,17 @@ class Usage(BaseModel):
 
     by_purpose: dict[str, ModelUsage] = Field(default_factory=dict)
     by_model: dict[str, ModelUsage] = Field(default_factory=dict)
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="Model choices that could not be honoured, e.g. a name no endpoint serves.",
+    )
+
+    def warn(self, message: str) -> bool:
+        """Note ``message`` once; True when it is new (so the caller logs it once too)."""
+        if message in self.warnings:
+            return False
+        self.warnings.append(message)
+        return True
 
     def record(
         self,

@@ -482,12 +482,14 @@ def serve(
             settings = stack.enter_context(_skill_runtime(settings))
         if workers <= 1:
             app = create_app(settings=settings)
-            app.run(host=host, port=port, single_process=True, debug=False)
+            app.run(
+                host=host, port=port, single_process=True, debug=False, backlog=settings.backlog
+            )
             return
         # Each worker builds its own app (and engine) from the same settings.
         loader = AppLoader(factory=functools.partial(create_app, settings=settings))
         app = loader.load()
-        app.prepare(host=host, port=port, workers=workers, debug=False)
+        app.prepare(host=host, port=port, workers=workers, debug=False, backlog=settings.backlog)
         Sanic.serve(primary=app, app_loader=loader)
 
 

@@ -8,6 +8,7 @@ import time
 import uuid
 from collections import OrderedDict
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Unpack
 
 from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
@@ -17,11 +18,11 @@ from dialogkit.engine.session import Reply, Session
 from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
-from dialogkit.errors import DialogkitError, SessionNotFound
+from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound
 from dialogkit.logsafe import escape
 from dialogkit.scenario.patterns import search_budget
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.settings import Settings
+from dialogkit.settings import OFFLINE_MODEL, CassetteMode, Settings
 from dialogkit.skills.base import SkillRunner
 from dialogkit.store.base import SessionStore, StoredState
 from dialogkit.store.memory import MemoryStore
@@ -50,6 +51,10 @@ class Engine(ClosingMixin, AsyncClosingMixin):
     Given settings it routes model names to OpenAI-compatible endpoints and calls the
     configured skill runtime; a store, router or skill runner can be injected.
 
+    ``llm_cassette`` records model calls to a file or replays them from it (see
+    ``dialogkit.llm.cassette``); in replay mode a call the file does not hold raises
+    ``CassetteMiss`` out of ``message``.
+
     ``skill_runtime="embedded"`` starts the reference skill runtime in this process (on a
     free loopback port, as ``make run`` and ``dialogkit chat`` do), so a script or notebook
     can run a scenario that calls skills without a second process; ``close()`` stops it.
@@ -64,8 +69,14 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         router: Router | None = None,
         skills: SkillRunner | None = None,
         skill_runtime: Literal["embedded"] | None = None,
+        llm_cassette: str | Path | None = None,
+        llm_cassette_mode: CassetteMode = "replay",
     ) -> None:
         self.settings = settings or Settings()
+        if llm_cassette is not None:
+            self.settings = self.settings.model_copy(
+                update={"llm_cassette": str(llm_cassette), "llm_cassette_mode": llm_cassette_mode}
+            )
         self._runtime: RuntimeServer | None = None
         if skill_runtime is not None:
             if skill_runtime != "embedded":
@@ -193,8 +204,12 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         deadline = (
             time.monotonic() + self.settings.turn_deadline_s - (time.perf_counter() - started)
         )
-        nlu_model = config.nlu_llm_choice or self.settings.core_nlu_llm
-        nlg_model = config.llm_choice or self.settings.core_default_llm
+        nlu_model = self._served(
+            config.nlu_llm_choice, self.settings.core_nlu_llm, "nlu", config, state
+        )
+        nlg_model = self._served(
+            config.llm_choice, self.settings.core_default_llm, "nlg", config, state
+        )
         turn = Turn(
             scenario=scenario,
             config=config,
@@ -205,6 +220,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             nlu_model=nlu_model,
             nlg_model=nlg_model,
             deadline=deadline,
+            max_text_chars=self.settings.max_text_chars,
         )
         try:
             # Providers and skills end their calls by the deadline with their own timeouts;
@@ -220,6 +236,8 @@ class Engine(ClosingMixin, AsyncClosingMixin):
                         outcome = TurnOutcome(reply=await turn.open())
                     else:
                         outcome = await turn.message(text, confidence)
+        except CassetteMiss:
+            raise  # a replayed run that asks something new must fail, not fall back
         except TimeoutError:
             logger.error(
                 "turn abandoned in session %s at node %s: it overran its %g s deadline; "
@@ -242,6 +260,29 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         reply = self._reply(config, state, outcome.reply, started)
         reply.trace = state.transcript[-1]
         return reply
+
+    def _served(
+        self,
+        requested: str,
+        default: str,
+        purpose: str,
+        config: SessionConfig,
+        state: DialogueState,
+    ) -> str:
+        """The model a session uses for ``purpose``: its own choice when some configured
+        endpoint serves it, else the process default (which the router serves or runs
+        offline). The fallback is logged and noted in the session's usage, once."""
+        if not requested or self.router.serves(requested):
+            return requested or default
+        fallback = default if default and self.router.serves(default) else OFFLINE_MODEL
+        warning = (
+            f"{purpose} model {requested!r} is not served by any configured endpoint "
+            f"(OPENAI_BASE_URL, DIALOGKIT_LLM_MODELS, DIALOGKIT_LLM_ENDPOINTS); using "
+            f"{fallback!r}"
+        )
+        if state.usage.warn(warning):
+            logger.warning("session %s: %s", escape(config.session_id), escape(warning))
+        return fallback
 
     @staticmethod
     def _reply(

@@ -17,6 +17,10 @@ class Router(Protocol):
 
     def nlg(self, model: str) -> NLGProvider: ...
 
+    def serves(self, model: str) -> bool:
+        """True when some provider the operator configured answers for ``model``."""
+        ...
+
     async def aclose(self) -> None: ...
 
 
@@ -32,6 +36,9 @@ class OfflineRouter:
 
     def nlg(self, model: str) -> NLGProvider:
         return self._nlg
+
+    def serves(self, model: str) -> bool:
+        return True
 
     async def aclose(self) -> None:
         return None

@@ -56,7 +56,8 @@ async def _models(engine: Engine) -> ReadinessCheck:
         return ReadinessCheck(ready=True, detail="in-process providers")
     settings = engine.settings
     names = {settings.core_default_llm, settings.core_nlu_llm, *router.endpoints}
-    urls = sorted({router.endpoint(n).base_url for n in names if not is_offline(n)})
+    endpoints = [router.endpoint(n) for n in names if not is_offline(n)]
+    urls = sorted({e.base_url for e in endpoints if e is not None})
     if not urls:
         return ReadinessCheck(ready=True, detail="offline providers only")
     problems = [p for p in await asyncio.gather(*(_probe_models(u) for u in urls)) if p]
@@ -66,9 +67,7 @@ async def _models(engine: Engine) -> ReadinessCheck:
 
 
 async def _probe_models(base_url: str) -> str:
-    """Empty when ``base_url`` answers; the default (public) API is not probed."""
-    if not base_url:
-        return ""
+    """Empty when ``base_url`` answers."""
     try:
         async with httpx.AsyncClient(timeout=httpx.Timeout(PROBE_TIMEOUT_S)) as client:
             response = await client.get(base_url.rstrip("/") + "/models")

@@ -38,13 +38,14 @@ from dialogkit.nlu.base import NLUProvider, NLURequest
 from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
 from dialogkit.nlu.entities import INVALID, coerce, is_open
 from dialogkit.nlu.result import NLUResult
+from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
 from dialogkit.scenario.conditions import evaluate
 from dialogkit.scenario.model import Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.scenario.templates import render, variants
 from dialogkit.scenario.validate import ENGINE_CONTEXT_KEYS
 from dialogkit.skills.base import SkillCall, SkillOutcome, SkillRunner
-from dialogkit.skills.result import failure_outcome
+from dialogkit.skills.result import clean_outcome, failure_outcome
 from dialogkit.wire import HistoryEntry
 
 logger = logging.getLogger("dialogkit.turn")
@@ -88,6 +89,7 @@ class Turn:
     deadline: float | None = None
     """When the turn must have its reply (``time.monotonic()``); providers and skills stop
     by then and the turn answers with what it has (templates, fallbacks)."""
+    max_text_chars: int = DEFAULT_MAX_TEXT_CHARS
     _input: dict[str, Any] = field(default_factory=lambda: {"text": "", "confidence": None})
     _nlu: NLUResult = field(default_factory=NLUResult)
     _filled: dict[str, Any] = field(default_factory=dict)
@@ -412,6 +414,7 @@ class Turn:
         except Exception as exc:
             logger.exception("skill runner raised for node %s", escape(node.id))
             outcome = failure_outcome(call, "SKILL_RUNNER_CRASHED", repr(exc))
+        outcome = clean_outcome(call, outcome, self.max_text_chars)
         if outcome.status == "error":
             logger.warning(
                 "skill %s failed at node %s: %s %s",

@@ -1,35 +1,33 @@
 """``LLMUser``: a simulated user whose words come from a language model.
 
 The model plays a persona with a goal (the values to give, the end to reach), through the
-same OpenAI-compatible routing as the engine's NLU and NLG: a model name is served at its
-``DIALOGKIT_LLM_ENDPOINTS`` entry, else at ``OPENAI_BASE_URL``. The conversation so far is
-sent with the roles turned around (the bot speaks as ``user``, the simulated user as
-``assistant``), so any chat model can play the part. The model answers ``<END>`` to leave;
-a failed call leaves too, so a broken endpoint cannot spin a conversation to ``max_turns``.
+engine's own model routing: the name must be served (an endpoint, or the engine's cassette),
+calls follow the same retries, timeouts and text caps, and with a cassette they are recorded
+and replayed like the bot's own, so a model-played evaluation reruns without a network.
+The conversation so far is sent with the roles turned around (the bot speaks as ``user``,
+the simulated user as ``assistant``), so any chat model can play the part. The model answers
+``<END>`` to leave; a failed call leaves too, so a broken endpoint cannot spin a
+conversation to ``max_turns``.
 """
 
 from __future__ import annotations
 
-import logging
-import zlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from openai.types.chat import ChatCompletionMessageParam
 
+from dialogkit.errors import DialogkitError
 from dialogkit.evaluate.users import Persona, SimulatedUser, Situation, Utterance
-from dialogkit.llm.clients import ClientPool
-from dialogkit.llm.endpoints import Endpoint, parse_endpoints
-from dialogkit.settings import Settings
+from dialogkit.llm.router import ModelRouter
 from dialogkit.usage import Usage
 
 if TYPE_CHECKING:
+    from dialogkit.engine.engine import Engine
     from dialogkit.evaluate.goal import Goal
     from dialogkit.evaluate.runner import Task, UserFactory
 
-logger = logging.getLogger(__name__)
-
 END = "<END>"
-PURPOSE = "simulated_user"
+PURPOSE: Final = "simulated_user"
 
 PERSONA_TEXT: dict[str, str] = {
     "cooperative": "You answer each question plainly, one piece of information at a time.",
@@ -44,36 +42,33 @@ class LLMUser:
     """A model-played user; build many with ``LLMUser.factory`` for ``evaluate(user=...)``."""
 
     def __init__(
-        self,
-        goal: Goal,
-        persona: Persona = "cooperative",
-        seed: int | str = 0,
-        *,
-        model: str,
-        settings: Settings | None = None,
-        pool: ClientPool | None = None,
+        self, goal: Goal, persona: Persona = "cooperative", *, model: str, router: ModelRouter
     ) -> None:
+        if router.caller(model) is None:
+            raise DialogkitError(
+                f"No endpoint serves the simulated user's model {model!r}: map it in "
+                "DIALOGKIT_LLM_ENDPOINTS (or DIALOGKIT_LLM_MODELS with OPENAI_BASE_URL), or "
+                "replay it from the engine's cassette."
+            )
         self.goal = goal
         self.persona: Persona = persona
         self.model = model
         self.usage = Usage()
-        settings = settings or Settings()
-        self._endpoint = parse_endpoints(settings.llm_endpoints).get(
-            model, Endpoint(base_url=settings.openai_base_url, api_key=settings.openai_api_key)
-        )
-        self._pool = pool or ClientPool(
-            timeout=settings.llm_timeout_s, max_retries=settings.llm_max_retries
-        )
-        self._seed = zlib.crc32(f"user:{seed}".encode())
+        self._router = router
 
     @classmethod
-    def factory(cls, model: str, settings: Settings | None = None) -> UserFactory:
-        """Users of ``model`` for ``evaluate``; they share one set of HTTP clients."""
-        settings = settings or Settings()
-        pool = ClientPool(timeout=settings.llm_timeout_s, max_retries=settings.llm_max_retries)
+    def factory(cls, model: str, engine: Engine) -> UserFactory:
+        """Users of ``model``, sent through ``engine``'s routing (and cassette)."""
+        router = engine.router
+        if not isinstance(router, ModelRouter):
+            raise DialogkitError(
+                f"LLMUser needs an engine that routes model names; this one's router is a "
+                f"{type(router).__name__}."
+            )
 
         def build(task: Task, seed: str) -> SimulatedUser:
-            return cls(task.goal, task.persona, seed, model=model, settings=settings, pool=pool)
+            del seed  # the model's answers, not a random generator, vary the user
+            return cls(task.goal, task.persona, model=model, router=router)
 
         return build
 
@@ -94,40 +89,20 @@ class LLMUser:
         )
 
     async def respond(self, situation: Situation) -> Utterance | None:
-        if situation.reply.session_complete:
+        caller = self._router.caller(self.model)
+        if situation.reply.session_complete or caller is None:
             return None
         messages: list[ChatCompletionMessageParam] = [
             {"role": "system", "content": self.instructions(situation)}
         ]
-        for role, text in situation.history:
+        for role, said in situation.history:
             if role == "assistant":
-                messages.append({"role": "user", "content": text})
+                messages.append({"role": "user", "content": said})
             else:
-                messages.append({"role": "assistant", "content": text})
-        prompt_tokens = completion_tokens = 0
-        failed = True
-        try:
-            client = await self._pool.client(self._endpoint)
-            response = await client.chat.completions.create(
-                model=self.model, messages=messages, temperature=0, seed=self._seed
-            )
-            if response.usage is not None:
-                prompt_tokens = response.usage.prompt_tokens
-                completion_tokens = response.usage.completion_tokens
-            content = response.choices[0].message.content if response.choices else None
-            failed = content is None
-        except Exception as exc:
-            logger.warning("simulated user model %r failed: %s", self.model, exc)
-            return None
-        finally:
-            self.usage.record(
-                PURPOSE,
-                self.model,
-                prompt_tokens=prompt_tokens,
-                completion_tokens=completion_tokens,
-                failed=failed,
-            )
-        text = (content or "").strip()
+                messages.append({"role": "assistant", "content": said})
+        text = await caller.complete(
+            model=self.model, messages=messages, purpose=PURPOSE, usage=self.usage, parse=str.strip
+        )
         if not text or END in text:
             return None
         return Utterance(text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from dialogkit.errors import LLMError
 
@@ -24,11 +24,15 @@ NO_API_KEY: Final = "no-key"
 
 
 class Endpoint(BaseModel):
-    """An OpenAI-compatible server and its key; an empty ``base_url`` means api.openai.com."""
+    """An OpenAI-compatible server and its key.
+
+    The address is required: an openai client without one would call the public OpenAI
+    address, and nothing may go where the operator did not say.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    base_url: str = ""
+    base_url: str = Field(min_length=1, pattern=r"^https?://\S+$")
     api_key: str = ""
 
 
@@ -57,5 +61,11 @@ def parse_endpoints(text: str) -> dict[str, Endpoint]:
                 f"DIALOGKIT_LLM_ENDPOINTS entry {item!r} must look like `model=base_url` or "
                 "`model=base_url|api_key` (entries separated by `;`)."
             )
-        endpoints[model.strip()] = Endpoint(base_url=base_url.strip(), api_key=api_key.strip())
+        try:
+            endpoints[model.strip()] = Endpoint(base_url=base_url.strip(), api_key=api_key.strip())
+        except ValidationError as exc:
+            raise LLMError(
+                f"DIALOGKIT_LLM_ENDPOINTS entry {item!r}: the base URL must start with "
+                "http:// or https://."
+            ) from exc
     return endpoints

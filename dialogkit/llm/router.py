@@ -1,12 +1,29 @@
 """Model names to providers: the offline ones, or OpenAI-compatible endpoints.
 
-The engine resolves which name a session uses (request value, then ``CORE_DEFAULT_LLM`` or
-``CORE_NLU_LLM``); the router only knows where each name is served and shares the clients.
+Model choice is an allow-list. A name is served only where the operator said so:
+
+* ``DIALOGKIT_LLM_ENDPOINTS`` maps names to endpoints explicitly;
+* ``OPENAI_BASE_URL`` serves ``CORE_DEFAULT_LLM``, ``CORE_NLU_LLM`` and the names listed in
+  ``DIALOGKIT_LLM_MODELS`` (``*`` there: every name, for a gateway that routes by itself);
+* in cassette replay mode, the names the cassette holds are served from it, with no network.
+
+Any other name has no provider here; the engine then uses the process default, and an
+endpoint without a base URL never gets a client (the openai client would send it to the
+public OpenAI address). The engine resolves which name a session uses (request value, then
+``CORE_DEFAULT_LLM`` or ``CORE_NLU_LLM``); the router only knows where each name is served.
 """
 
 from __future__ import annotations
 
-from dialogkit.llm.clients import ClientPool
+import logging
+from typing import Final
+
+from pydantic import ValidationError
+
+from dialogkit.errors import LLMError
+from dialogkit.llm.cassette import Cassette
+from dialogkit.llm.chat import CallPolicy, ModelCaller
+from dialogkit.llm.clients import ClientOptions, ClientPool
 from dialogkit.llm.endpoints import Endpoint, parse_endpoints
 from dialogkit.nlg.base import NLGProvider
 from dialogkit.nlg.llm import LLMNLG
@@ -14,6 +31,11 @@ from dialogkit.nlu.base import NLUProvider
 from dialogkit.nlu.hybrid import HybridNLU
 from dialogkit.nlu.llm import LLMNLU
 from dialogkit.settings import OFFLINE_MODEL, Settings
+
+logger = logging.getLogger(__name__)
+
+ANY_MODEL: Final = "*"
+"""In ``DIALOGKIT_LLM_MODELS``: the default endpoint serves every name."""
 
 
 def is_offline(model: str) -> bool:
@@ -24,42 +46,115 @@ def is_offline(model: str) -> bool:
 class ModelRouter:
     """Builds NLU and NLG providers for model names; owns the HTTP clients they share.
 
-    Raises ``LLMError`` at construction when ``DIALOGKIT_LLM_ENDPOINTS`` cannot be read, so a
-    misconfigured process fails at start-up rather than on the first turn.
+    Raises ``LLMError`` at construction when ``DIALOGKIT_LLM_ENDPOINTS`` or the cassette
+    cannot be read, so a misconfigured process fails at start-up rather than on a turn.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, cassette: Cassette | None = None) -> None:
         self.settings = settings
-        self.default_endpoint = Endpoint(
-            base_url=settings.openai_base_url, api_key=settings.openai_api_key
-        )
         self.endpoints = parse_endpoints(settings.llm_endpoints)
+        self.default_endpoint: Endpoint | None = None
+        self._default_models: set[str] = set()
+        if settings.openai_base_url.strip():
+            try:
+                self.default_endpoint = Endpoint(
+                    base_url=settings.openai_base_url.strip(), api_key=settings.openai_api_key
+                )
+            except ValidationError as exc:
+                raise LLMError(
+                    f"OPENAI_BASE_URL {settings.openai_base_url!r} must start with http:// or "
+                    "https://, e.g. http://127.0.0.1:11434/v1."
+                ) from exc
+            listed = {name.strip() for name in settings.llm_models.split(",")}
+            self._default_models = {
+                name
+                for name in (settings.core_default_llm, settings.core_nlu_llm, *listed)
+                if not is_offline(name)
+            }
+        if cassette is None and settings.llm_cassette:
+            cassette = Cassette(settings.llm_cassette, settings.llm_cassette_mode)
+        self.cassette = cassette
+        self._replayed = cassette.models if cassette and cassette.mode == "replay" else set()
         self._pool = ClientPool(
-            timeout=settings.llm_timeout_s, max_retries=settings.llm_max_retries
+            ClientOptions(
+                read_timeout_s=settings.llm_timeout_s,
+                connect_timeout_s=settings.llm_connect_timeout_s,
+                max_concurrency=settings.llm_max_concurrency,
+            )
         )
+        self._policy = CallPolicy(
+            max_retries=settings.llm_max_retries,
+            client=self._pool.options,
+            max_text_chars=settings.max_text_chars,
+            cassette=cassette,
+        )
+        self._callers: dict[Endpoint | None, ModelCaller] = {}
+        for name in (settings.core_default_llm, settings.core_nlu_llm):
+            if not self.serves(name):
+                logger.warning(
+                    "model %r is configured as a default but no endpoint serves it: set "
+                    "OPENAI_BASE_URL or map it in DIALOGKIT_LLM_ENDPOINTS; using the offline "
+                    "providers",
+                    name,
+                )
 
-    def endpoint(self, model: str) -> Endpoint:
-        """Where ``model`` is served: its mapped endpoint, else the default one."""
-        return self.endpoints.get(model, self.default_endpoint)
+    def endpoint(self, model: str) -> Endpoint | None:
+        """Where ``model`` is served: its mapped endpoint, the default one, or None."""
+        mapped = self.endpoints.get(model)
+        if mapped is not None:
+            return mapped
+        if self.default_endpoint is not None and (
+            model in self._default_models or ANY_MODEL in self._default_models
+        ):
+            return self.default_endpoint
+        return None
+
+    def serves(self, model: str) -> bool:
+        """True when ``model`` is offline or some configured endpoint (or the cassette)
+        serves it."""
+        return is_offline(model) or model in self._replayed or self.endpoint(model) is not None
+
+    def caller(self, model: str) -> ModelCaller | None:
+        """What sends ``model``'s chat completions (None: offline, or nobody serves it), for
+        callers besides NLU and NLG such as model-played simulated users."""
+        return self._caller(model)
+
+    def _caller(self, model: str) -> ModelCaller | None:
+        if is_offline(model) or not self.serves(model):
+            return None
+        replay = self.cassette is not None and self.cassette.mode == "replay"
+        # One caller per endpoint (None: answered by the cassette alone), so that names a
+        # client invents under a ``*`` allow-list cannot grow this cache.
+        endpoint = None if replay else self.endpoint(model)
+        caller = self._callers.get(endpoint)
+        if caller is None:
+            factory = None if endpoint is None else self._pool.factory(endpoint)
+            caller = self._callers[endpoint] = ModelCaller(factory, self._policy)
+        return caller
 
     def nlu(self, model: str, *, hybrid: bool | None = None) -> NLUProvider:
-        """The NLU for ``model``; ``hybrid`` (default: the setting) puts the rules first."""
+        """The NLU for ``model``; ``hybrid`` (default: the setting) puts the rules first.
+
+        A name nobody serves gets the rule NLU: nothing leaves the process for it.
+        """
         from dialogkit.nlu.rules import RuleNLU
 
-        if is_offline(model):
+        caller = self._caller(model)
+        if caller is None:
             return RuleNLU()
-        provider = LLMNLU(self._pool.factory(self.endpoint(model)), model)
+        provider = LLMNLU(caller, model)
         if self.settings.hybrid_nlu if hybrid is None else hybrid:
             return HybridNLU(RuleNLU(), provider, self.settings.hybrid_nlu_threshold)
         return provider
 
     def nlg(self, model: str) -> NLGProvider:
-        """The NLG for ``model``."""
+        """The NLG for ``model``; a name nobody serves gets the templates."""
         from dialogkit.nlg.templates import TemplateNLG
 
-        if is_offline(model):
+        caller = self._caller(model)
+        if caller is None:
             return TemplateNLG()
-        return LLMNLG(self._pool.factory(self.endpoint(model)), model)
+        return LLMNLG(caller, model)
 
     async def aclose(self) -> None:
         """Close the HTTP clients of every event loop the router was used on."""

@@ -12,10 +12,11 @@ from typing import Final
 
 from openai.types.chat import ChatCompletionMessageParam
 
-from dialogkit.llm.chat import complete
-from dialogkit.llm.clients import ClientFactory
+from dialogkit.errors import LLMError
+from dialogkit.llm.chat import ModelCaller
 from dialogkit.llm.prompting import earlier_turns, prompt_json
 from dialogkit.nlg.base import NLGRequest
+from dialogkit.sanitize import clean_text
 
 HISTORY_ENTRIES: Final = 10
 """Earlier turns sent as chat messages: enough for tone and for not repeating oneself."""
@@ -34,22 +35,32 @@ SILENCE_CUE: Final = "(The user said nothing.)"
 
 
 class LLMNLG:
-    """One chat completion per reply; returns None instead of raising."""
+    """One chat completion per reply; returns None instead of raising.
 
-    def __init__(self, client_factory: ClientFactory, model: str) -> None:
-        self.client_factory = client_factory
+    The text is cleaned (``dialogkit.sanitize``) and capped at the caller's
+    ``max_text_chars``; text that is empty once cleaned is a failed call, so the engine says
+    the template reply instead.
+    """
+
+    def __init__(self, caller: ModelCaller, model: str) -> None:
+        self.caller = caller
         self.model = model
 
     async def generate(self, request: NLGRequest) -> str | None:
-        return await complete(
-            self.client_factory,
+        return await self.caller.complete(
             model=self.model,
             messages=messages(request),
             purpose="nlg",
             usage=request.usage,
-            parse=str.strip,
+            parse=self._clean,
             deadline=request.deadline,
         )
+
+    def _clean(self, content: str) -> str:
+        text = clean_text(content, self.caller.policy.max_text_chars)
+        if not text:
+            raise LLMError("the reply is empty once control characters are removed")
+        return text
 
 
 def messages(request: NLGRequest) -> list[ChatCompletionMessageParam]:

@@ -13,20 +13,22 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
-from typing import Any, Final
+from collections.abc import Callable, Iterable
+from typing import Any, Final, TypeVar, cast
 
 from openai.types.chat import ChatCompletionMessageParam
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.chat import complete
-from dialogkit.llm.clients import ClientFactory
+from dialogkit.llm.chat import ModelCaller
 from dialogkit.llm.prompting import earlier_turns, prompt_json
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.entities import INVALID, coerce
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.result import NLUResult
+from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS, clean_text, clean_value
 from dialogkit.scenario.model import Slot
+
+T = TypeVar("T")
 
 HISTORY_ENTRIES: Final = 6
 """Earlier turns shown for context: enough to resolve "yes" or "the second one"."""
@@ -52,19 +54,19 @@ the intents and slots listed here."""
 class LLMNLU:
     """One structured chat completion per utterance; never raises."""
 
-    def __init__(self, client_factory: ClientFactory, model: str) -> None:
-        self.client_factory = client_factory
+    def __init__(self, caller: ModelCaller, model: str) -> None:
+        self.caller = caller
         self.model = model
 
     async def understand(self, request: NLURequest) -> NLUResult:
-        result = await complete(
-            self.client_factory,
+        max_chars = self.caller.policy.max_text_chars
+        result = await self.caller.complete(
             model=self.model,
             messages=messages(request),
             purpose="nlu",
             usage=request.usage,
-            parse=lambda content: parse_answer(content, request),
-            response_format=response_format(request),
+            parse=lambda content: parse_answer(content, request, max_chars),
+            response_format=_cached(request, "schema", response_format),
             deadline=request.deadline,
         )
         return result if result is not None else NLUResult(source="llm")
@@ -80,28 +82,7 @@ def messages(request: NLURequest) -> list[ChatCompletionMessageParam]:
 
 def system_prompt(request: NLURequest) -> str:
     """Instructions built from the scenario, the node and the session, without the utterance."""
-    document = request.scenario.document
-    title = document.metadata.name or request.scenario.slug
-    sections = [
-        INSTRUCTIONS.format(name=f' ("{title}")' if title else ""),
-        f"Language of the conversation: {request.scenario.language}.",
-    ]
-    if document.prompts.nlu.strip():
-        sections.append(f"Domain instructions:\n{document.prompts.nlu.strip()}")
-    sections.append(
-        "Intents:\n"
-        + _listing(
-            _line(name, intent.description, intent.examples)
-            for name, intent in request.intents.items()
-        )
-    )
-    sections.append(
-        "Slots:\n"
-        + _listing(
-            _line(f"{name} ({_slot_kind(slot)})", slot.description, slot.examples)
-            for name, slot in request.slots.items()
-        )
-    )
+    sections = [_cached(request, "prompt", _scenario_prompt)]
     context = []
     if request.node.description:
         context.append(f"Current step: {request.node.description}")
@@ -124,6 +105,53 @@ def system_prompt(request: NLURequest) -> str:
     if context:
         sections.append("Context:\n" + "\n".join(context))
     return "\n\n".join(sections)
+
+
+def _scenario_prompt(request: NLURequest) -> str:
+    """The part of the instructions that depends only on the scenario and the node's lists."""
+    document = request.scenario.document
+    title = document.metadata.name or request.scenario.slug
+    sections = [
+        INSTRUCTIONS.format(name=f' ("{title}")' if title else ""),
+        f"Language of the conversation: {request.scenario.language}.",
+    ]
+    if document.prompts.nlu.strip():
+        sections.append(f"Domain instructions:\n{document.prompts.nlu.strip()}")
+    sections.append(
+        "Intents:\n"
+        + _listing(
+            _line(name, intent.description, intent.examples)
+            for name, intent in request.intents.items()
+        )
+    )
+    sections.append(
+        "Slots:\n"
+        + _listing(
+            _line(f"{name} ({_slot_kind(slot)})", slot.description, slot.examples)
+            for name, slot in request.slots.items()
+        )
+    )
+    return "\n\n".join(sections)
+
+
+_CACHE_SIZE: Final = 4096
+_cache: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], Any] = {}
+
+
+def _cached(request: NLURequest, part: str, build: Callable[[NLURequest], T]) -> T:
+    """``build(request)``, computed once per scenario and set of intent and slot names.
+
+    The intents and slots a node may use come from the scenario and the built-ins, so their
+    names with the scenario's fingerprint identify the result; every turn of every session
+    on a node then reuses the same prompt text and schema instead of rebuilding them.
+    """
+    key = (part, request.scenario.fingerprint, tuple(request.intents), tuple(request.slots))
+    value = _cache.get(key)
+    if value is None:
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.clear()
+        value = _cache[key] = build(request)
+    return cast(T, value)
 
 
 def response_format(request: NLURequest) -> dict[str, Any]:
@@ -154,13 +182,17 @@ def response_format(request: NLURequest) -> dict[str, Any]:
     }
 
 
-def parse_answer(content: str, request: NLURequest) -> NLUResult:
+def parse_answer(
+    content: str, request: NLURequest, max_chars: int = DEFAULT_MAX_TEXT_CHARS
+) -> NLUResult:
     """The model's JSON answer, reduced to what the request allows.
 
     Raises for content that is not a JSON object. An undeclared intent gives
     intent None with confidence 0, since the model's confidence was about a rejected answer.
+    Every string in it is cleaned (``dialogkit.sanitize``) before it is looked at, so an
+    entity value never carries a lone surrogate or a control character into the session.
     """
-    data = json.loads(_CODE_FENCE.sub("", content))
+    data = clean_value(json.loads(_CODE_FENCE.sub("", content)), max_chars)
     if not isinstance(data, dict):
         raise LLMError(f"the NLU answer is a JSON {type(data).__name__}, not an object")
     intent = data.get("intent")
@@ -197,7 +229,7 @@ def _confidence(value: Any) -> float:
 def _dialogue_act(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
-    act = value.strip()
+    act = clean_text(value, multiline=False)
     return act if 0 < len(act) <= MAX_DIALOGUE_ACT else None
 
 

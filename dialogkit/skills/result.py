@@ -8,6 +8,7 @@ Failures are raised as ``SkillError`` with a ``SkillErrorCode`` and turned into 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import uuid
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from dialogkit.errors import SkillError
 from dialogkit.nlg.phrases import skill_error
+from dialogkit.sanitize import clean_text, clean_value
 from dialogkit.scenario.model import NodeParams
 from dialogkit.scenario.paths import MISSING, resolve
 from dialogkit.scenario.templates import render, variants
@@ -168,6 +170,36 @@ def failure_outcome(call: SkillCall, code: str, detail: str) -> SkillOutcome:
         error_code=code,
         error_detail=detail,
     )
+
+
+def clean_outcome(call: SkillCall, outcome: SkillOutcome, max_chars: int) -> SkillOutcome:
+    """The outcome with every text a runtime sent cleaned (``dialogkit.sanitize``).
+
+    Applied by the engine to whatever runner answered, so a runtime's lone surrogate or
+    control character never reaches the stored state, the reply or an NLG prompt. A direct
+    reply that is empty once cleaned is a failed call: the node's fallback is said instead.
+    """
+    reply = outcome.reply
+    if reply is not None:
+        reply = clean_text(reply, max_chars)
+    cleaned = dataclasses.replace(
+        outcome,
+        reply=reply,
+        output=clean_value(outcome.output, max_chars),
+        citations=clean_value(outcome.citations, max_chars),
+        slot_updates=clean_value(outcome.slot_updates, max_chars),
+        context_updates=clean_value(outcome.context_updates, max_chars),
+        error_detail=None
+        if outcome.error_detail is None
+        else clean_text(outcome.error_detail, max_chars),
+    )
+    if outcome.status == "success" and outcome.mode == "direct" and not reply:
+        return failure_outcome(
+            call,
+            SkillErrorCode.INVALID_RESPONSE,
+            "the reply is empty once control characters are removed",
+        )
+    return cleaned
 
 
 def updates_from(

@@ -173,6 +173,8 @@ class ScriptedOpenAIServer(LoopbackHTTPServer):
         self._errors: list[Exception] = []
         self._lock = threading.Lock()
         self._completions = 0
+        self._in_flight = 0
+        self._max_in_flight = 0
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -225,12 +227,28 @@ class ScriptedOpenAIServer(LoopbackHTTPServer):
         with self._lock:
             return list(self._errors)
 
+    @property
+    def max_in_flight(self) -> int:
+        """The most chat completion requests this server was answering at the same time."""
+        with self._lock:
+            return self._max_in_flight
+
     def reset(self) -> None:
-        """Forget queued replies, recorded requests and handler errors."""
+        """Forget queued replies, recorded requests, handler errors and ``max_in_flight``."""
         with self._lock:
             self._replies.clear()
             self._requests.clear()
             self._errors.clear()
+            self._max_in_flight = 0
+
+    def _enter(self) -> None:
+        with self._lock:
+            self._in_flight += 1
+            self._max_in_flight = max(self._max_in_flight, self._in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
 
     # -- serving (called on handler threads) ---------------------------------------------
 
@@ -317,9 +335,7 @@ def _error_body(error: ErrorReply) -> dict[str, Any]:
 
 
 class _HTTPServer(ThreadingHTTPServer):
-    # Room for many clients connecting at once (evaluation runs dozens of sessions in
-    # parallel); the default backlog of 5 refuses connections under such bursts.
-    request_queue_size = 256
+    request_queue_size = 1024  # load tests open hundreds of connections at once
 
     def __init__(
         self,
@@ -366,7 +382,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
             message = "ScriptedOpenAIServer does not stream; call without stream=True."
             self._send_json(400, _error_body(ErrorReply(400, message)))
         else:
-            self._reply(request, scripted._next_reply(request))
+            scripted._enter()
+            try:
+                self._reply(request, scripted._next_reply(request))
+            finally:
+                scripted._leave()
 
     def _recorded(self, body: dict[str, Any]) -> RecordedRequest:
         headers = {name.lower(): value for name, value in self.headers.items()}
@@ -390,7 +410,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self._send_json(200, scripted._completion_body(request, reply))
 
     def _send_json(self, status: int, body: Any) -> None:
-        self._send(status, json.dumps(body, ensure_ascii=False).encode(), "application/json")
+        # ASCII escapes, as many servers send: a lone surrogate in a scripted reply then
+        # reaches the client as ``\ud800``, exactly as a misbehaving model's would.
+        self._send(status, json.dumps(body).encode(), "application/json")
 
     def _send(self, status: int, data: bytes, content_type: str) -> None:
         try:

@@ -14,6 +14,7 @@ import pytest
 from dialogkit import Engine, Scenario, Settings
 from dialogkit.cli import main
 from dialogkit.engine.providers import OfflineRouter
+from dialogkit.errors import DialogkitError
 from dialogkit.evaluate import (
     Goal,
     LLMUser,
@@ -255,18 +256,36 @@ def test_stand_in_models_compare_through_loopback_http(coffee: Scenario) -> None
 
 def test_llm_user_plays_the_goal_with_roles_turned_around(coffee: Scenario) -> None:
     with ScriptedOpenAIServer("a large latte please", "yes", "<END>") as server:
-        settings = Settings(openai_base_url=server.base_url, openai_api_key="k")
-        goal = Goal(slots={"drink": "latte", "size": "large"}, end_node="done")
-        results = evaluate(
-            coffee,
-            [Task(goal, "terse")],
-            user=LLMUser.factory("player", settings),
-            progress=False,
+        settings = Settings(
+            openai_base_url=server.base_url, openai_api_key="k", llm_models="player"
         )
+        goal = Goal(slots={"drink": "latte", "size": "large"}, end_node="done")
+        engine = Engine(settings, router=None)
+        try:
+            results = evaluate(
+                coffee,
+                [Task(goal, "terse")],
+                user=LLMUser.factory("player", engine),
+                engine=engine,
+                progress=False,
+            )
+        finally:
+            engine.close()
         first, second = server.chat_requests[:2]
     assert results.conversations.iloc[0]["success"]
     assert "latte" in first.system and first.model == "player"
     assert [m["role"] for m in second.messages] == ["system", "user", "assistant", "user"]
+
+
+def test_an_llm_user_needs_a_served_model(coffee: Scenario) -> None:
+    engine = Engine(router=None)
+    try:
+        with pytest.raises(DialogkitError, match="No endpoint serves"):
+            evaluate(
+                coffee, 1, user=LLMUser.factory("nobody", engine), engine=engine, progress=False
+            )
+    finally:
+        engine.close()
 
 
 def test_cli_eval_sets_the_exit_code_for_ci(
@@ -309,3 +328,43 @@ def test_rule_users_speak_japanese_in_a_japanese_scenario() -> None:
     said = [text for text in results.turns["user_text"] if text]
     assert said and all(language_of(text) == "ja" for text in said)
     assert results.conversations["success"].all()
+
+
+def test_a_replayed_run_equals_the_recorded_one(coffee: Scenario, tmp_path: Path) -> None:
+    cassette = tmp_path / "models.jsonl"
+    models = {"careful": StandInModel(coffee), "sloppy": StandInModel(coffee, miss_rate=0.3)}
+    choices = ["offline", "careful", "sloppy"]
+    with StandInServer(models) as server:
+        engine = Engine(server.settings(), llm_cassette=cassette, llm_cassette_mode="record")
+        try:
+            recorded = run(coffee, users=8, models=choices, seed=4, engine=engine, max_turns=8)
+        finally:
+            engine.close()
+        sent = len(server.chat_requests)
+    # The model server is gone: every call is answered from the cassette.
+    engine = Engine(Settings(), llm_cassette=cassette, llm_cassette_mode="replay")
+    try:
+        replayed = run(coffee, users=8, models=choices, seed=4, engine=engine, max_turns=8)
+    finally:
+        engine.close()
+    assert sent > 0 and recorded.summary().loc["sloppy", "llm_calls"] > 0
+    assert replayed.conversations["error"].isna().all()
+    stable = replayed.conversations.drop(columns=VOLATILE)
+    assert stable.equals(recorded.conversations.drop(columns=VOLATILE))
+    assert list(replayed.turns["reply"]) == list(recorded.turns["reply"])
+
+
+def test_a_replay_missing_calls_reports_errors_not_a_crash(
+    coffee: Scenario, tmp_path: Path
+) -> None:
+    cassette = tmp_path / "empty.jsonl"
+    cassette.write_text("", encoding="utf-8")
+    models = {"careful": StandInModel(coffee)}
+    with StandInServer(models) as server:
+        engine = Engine(server.settings(), llm_cassette=cassette, llm_cassette_mode="replay")
+        try:
+            results = run(coffee, users=2, models=["careful"], engine=engine)
+        finally:
+            engine.close()
+    assert results.summary().loc["careful", "errors"] == 2
+    assert results.conversations["failure"].str.contains("CassetteMiss").all()

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import pytest
 
+from dialogkit import Engine
 from dialogkit.nlg.base import NLGRequest
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
+from dialogkit.skills.runtime.server import RuntimeServer
 from dialogkit.testing.openai_server import ScriptedOpenAIServer
 from tests.helpers import make_graph
 
@@ -69,6 +73,8 @@ def make_settings(server: ScriptedOpenAIServer | None = None, **values: Any) -> 
         "core_default_llm": "",
         "core_nlu_llm": "",
         "llm_endpoints": "",
+        # Every name on the scripted server; the allow-list tests set their own list.
+        "llm_models": "*",
         "llm_timeout_s": 5.0,
         "llm_max_retries": 0,
         "hybrid_nlu": False,
@@ -110,3 +116,18 @@ def nlg_request(scenario: Scenario, **values: Any) -> NLGRequest:
         "model": MODEL,
     }
     return NLGRequest(**{**fields, **values})
+
+
+@contextmanager
+def serving(engine: Engine) -> Iterator[httpx.Client]:
+    """``engine`` behind the real HTTP server on loopback, and a client for it."""
+    from dialogkit_server import create_app
+
+    try:
+        with (
+            RuntimeServer(create_app(engine, engine.settings)) as live,
+            httpx.Client(base_url=live.base_url, timeout=30) as http,
+        ):
+            yield http
+    finally:
+        engine.close()

@@ -131,7 +131,7 @@ async def test_the_offline_names_select_rules_and_templates_without_calls(
 def test_the_session_choice_of_hybrid_nlu_overrides_the_setting(
     setting: bool, argument: bool | None, hybrid: bool
 ) -> None:
-    router = ModelRouter(make_settings(hybrid_nlu=setting))
+    router = ModelRouter(make_settings(openai_base_url="http://127.0.0.1:9/v1", hybrid_nlu=setting))
     provider = router.nlu("some-model", hybrid=argument)
     assert isinstance(provider, HybridNLU if hybrid else LLMNLU)
     assert isinstance(router.nlg("some-model"), LLMNLG)
