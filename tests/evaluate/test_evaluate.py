@@ -232,21 +232,17 @@ def test_stand_in_models_compare_through_loopback_http(coffee: Scenario) -> None
         "sloppy": StandInModel(coffee, miss_rate=0.3, style="chatty"),
     }
     with StandInServer(models) as server:
-        engine = Engine(server.settings())
-        try:
-            results = evaluate(
-                coffee, 8, models=["careful", "sloppy"], seed=4, progress=False, engine=engine
+        results, rerun = (
+            run(
+                coffee,
+                users=8,
+                models=["careful", "sloppy"],
+                seed=4,
+                engine_options={"settings": server.settings()},
             )
-        finally:
-            engine.close()
+            for _ in range(2)
+        )
         assert {r.model for r in server.chat_requests} == {"careful", "sloppy"}
-        engine = Engine(server.settings())
-        try:
-            rerun = evaluate(
-                coffee, 8, models=["careful", "sloppy"], seed=4, progress=False, engine=engine
-            )
-        finally:
-            engine.close()
     summary = results.summary()
     assert summary.loc["careful", "llm_calls"] > 0 and summary.loc["careful", "tokens"] > 0
     assert summary.loc["sloppy", "fallback_rate"] > summary.loc["careful", "fallback_rate"]
