@@ -292,6 +292,9 @@ async def aevaluate(
         for index, task in enumerate(tasks)
         for repeat in range(repeats)
     ]
+    # Built before any conversation starts: a user that cannot exist (a model nobody
+    # serves) is a mistake in the call, reported at once.
+    agents = [user(trial.task, f"{seed}/{trial.task_index}/{trial.repeat}") for trial in trials]
     own_engine = own_client = None
     target: _Target
     if server is not None:
@@ -310,9 +313,10 @@ async def aevaluate(
         person = person if isinstance(person, dict) else person.model_dump(exclude_unset=True)
         options["user"] = {"date_time": date_time, **person}
 
-    async def run(trial: _Trial) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def run(
+        trial: _Trial, agent: SimulatedUser
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         async with gate:
-            agent = user(trial.task, f"{seed}/{trial.task_index}/{trial.repeat}")
             try:
                 outcome = await _converse(
                     target, loaded, trial, agent, max_turns=max_turns, options=options
@@ -324,7 +328,7 @@ async def aevaluate(
             return outcome
 
     try:
-        outcomes = await asyncio.gather(*(run(trial) for trial in trials))
+        outcomes = await asyncio.gather(*map(run, trials, agents))
     finally:
         if bar is not None:
             bar.close()
