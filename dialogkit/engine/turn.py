@@ -34,12 +34,16 @@ from dialogkit.logsafe import escape
 from dialogkit.nlg import phrases
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
 from dialogkit.nlg.dedupe import said_before
+from dialogkit.nlu.acts import is_question
 from dialogkit.nlu.base import NLUProvider, NLURequest
-from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
-from dialogkit.nlu.entities import INVALID, coerce, is_open
+from dialogkit.nlu.builtin import BUILTIN_INTENTS, STT_LOW_CONFIDENCE
+from dialogkit.nlu.discipline import admit
+from dialogkit.nlu.entities import INVALID, coerce, is_open, validate
+from dialogkit.nlu.frame import Frame
+from dialogkit.nlu.morphology import keyword_in, normalize
 from dialogkit.nlu.result import NLUResult
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
-from dialogkit.scenario.conditions import evaluate
+from dialogkit.scenario.conditions import evaluate, iter_conditions
 from dialogkit.scenario.model import Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.scenario.templates import render, variants
@@ -145,6 +149,7 @@ class Turn:
 
         # 3. Choose the move.
         lead = await self._run_pending_entry(node)
+        before = dict(self.state.slots)
         self._fill_slots(node, distinctive_only=True)
         move = self._match(self.scenario.document.graph.global_transitions)
         if move is None:
@@ -157,10 +162,14 @@ class Turn:
         if move is None and node.params.skill:
             move = Move("stay")  # a skill node answers what no transition takes
         if move is None:
+            self._unfill(before)
             return await self._fallback("not_understood", self._nlu)
 
-        # 4. Apply it.
-        reply = await self._apply(move)
+        # 4. Apply it (a closing that would abandon a confirmation is asked about first).
+        if self._closing_at_confirmation(node, move):
+            move, reply = Move("stay"), phrases.confirm_leaving(self.scenario.language)
+        else:
+            reply = await self._apply(move)
         self.state.turn_count += 1
         self.state.node_turns += move.kind != "goto"
         if move.kind != "goto":
@@ -197,11 +206,29 @@ class Turn:
         target = params.turn_limit_next or node.default_next
         return None if target is None else Move("goto", target, None, "turn_limit")
 
+    def _closing_at_confirmation(self, node: Node, move: Move) -> bool:
+        """Whether "감사합니다, 수고하세요" / "thanks, bye" at a yes/no confirmation would end the
+        session: a thank-you with a goodbye may close a finished task or abandon this one, so
+        the engine asks once before cancelling (the next goodbye ends the session)."""
+        if (
+            move.kind != "goto"
+            or self._nlu.intent != "goodbye"
+            or node.collect_slots
+            or node.terminal
+        ):
+            return False
+        if not self.scenario.node(move.target).terminal or "affirm" not in self._node_intents(node):
+            return False
+        if self.state.last_reply == phrases.confirm_leaving(self.scenario.language):
+            return False
+        thanks = BUILTIN_INTENTS["thanks"].keywords
+        text = normalize(str(self._input.get("text") or ""))
+        return any(keyword_in(text, normalize(keyword)) for keyword in thanks)
+
     def _default_move(self, node: Node, exhausted: bool) -> Move | None:
         """What happens when no transition matched: default_next, or re-ask, or nothing."""
         if node.collect_slots and self._missing_slots(node):
-            used_input = any(name in node.collect_slots for name in self._filled)
-            return Move("stay") if used_input or exhausted else None
+            return Move("stay") if self._filled or exhausted else None
         if node.default_next is not None:
             return Move("goto", node.default_next)
         return Move("stay") if exhausted else None
@@ -319,20 +346,73 @@ class Turn:
     # ----------------------------------------------------------------- slots
 
     def _fill_slots(self, node: Node, *, distinctive_only: bool = False) -> None:
-        """Write the node's slots from the entities.
+        """Write the node's slots from the entities: the right slot or none.
 
         Before global transitions only distinctive values (an enum, a date, a pattern
         match...) are written: they were said on purpose even if the sentence also triggers
-        a global move. Open values (a whole answer taken as text, a bare number) are written
-        only when the node itself handles the turn.
+        a global move. Open values (a whole answer taken as text, a bare number, a yes/no)
+        are written only when the node itself handles the turn, and not when the node reads
+        the utterance as one of the intents its own transitions name (after a pain report,
+        "이제 괜찮아요" is the node's "no problem", not a new pain note). Every value must
+        pass ``discipline.admit`` (not from a question, not a remark about the slot, not the
+        bot's own call sign, a plausible birth date); when in doubt the slot stays as it was.
         """
+        text = str(self._input.get("text") or "")
+        question = is_question(text)
+        asked = self._expected_slot(node)
+        own_intent = self._nlu.intent is not None and self._nlu.intent in self._node_intents(node)
+        own = self._own_phrases()
+        today = Frame.of(self.config.user).today
         for name in (*node.collect_slots, *node.accept_slots):
             slot = self.scenario.slot(name)
-            if distinctive_only and (slot is None or is_open(slot)):
+            if slot is None or name not in self._nlu.entities:
                 continue
-            if name in self._nlu.entities:
-                self.state.slots[name] = self._nlu.entities[name]
-                self._filled[name] = self._nlu.entities[name]
+            if is_open(slot) and (distinctive_only or own_intent):
+                continue
+            value = admit(
+                name,
+                slot,
+                self._nlu.entities[name],
+                question=question,
+                asked=name == asked,
+                own=(phrase for key, phrase in own if key != name),
+                today=today,
+            )
+            if value is None or validate(slot, value) is INVALID:
+                continue
+            self.state.slots[name] = value
+            self._filled[name] = value
+
+    def _unfill(self, before: dict[str, Any]) -> None:
+        """Undo this turn's slot writes: a turn that falls back leaves every slot unchanged."""
+        for name in self._filled:
+            if name in before:
+                self.state.slots[name] = before[name]
+            else:
+                self.state.slots.pop(name, None)
+        self._filled.clear()
+
+    def _node_intents(self, node: Node) -> set[str]:
+        """The intents the node's own transitions name."""
+        names: set[str] = set()
+        for transition in node.next_nodes:
+            for condition, _ in iter_conditions(transition.condition, ""):
+                if condition.field == "nlu.intent":
+                    value = condition.value
+                    names.update(value if isinstance(value, list) else [str(value)])
+        return names
+
+    def _own_phrases(self) -> list[tuple[str, str]]:
+        """What the bot holds for itself, by where it is held: its persona, the context, the
+        slots (a value with letters, so numbers are never compared)."""
+        held: list[tuple[str, str]] = [("", self.scenario.document.prompts.bot)]
+        for source in (self.state.context, self.state.slots):
+            held.extend(
+                (key, value)
+                for key, value in source.items()
+                if isinstance(value, str) and any(ch.isalpha() for ch in value)
+            )
+        return held
 
     def _missing_slots(self, node: Node) -> list[str]:
         return [name for name in node.collect_slots if self.state.slots.get(name) in (None, "")]
@@ -625,9 +705,9 @@ def initial_context(language: str, user: dict[str, Any]) -> dict[str, Any]:
     context: dict[str, Any] = {}
     if user:
         context["session_user"] = dict(user)
-    moment = _parse_time(str(user.get("date_time", "")))
-    if moment is not None:
-        hour = moment.hour
+    if _parse_time(str(user.get("date_time", ""))) is not None:
+        # The hour where the user is: "10:00Z" is evening for a user in Asia/Seoul.
+        hour = Frame.of(user).now.hour
         time_of_day = (
             "morning"
             if 5 <= hour < 12

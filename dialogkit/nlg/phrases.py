@@ -87,6 +87,12 @@ HELP: Final[dict[str, str]] = {
     "en": "Just answer my question in your own words. Say 'say that again' to hear it once more.",
 }
 
+CONFIRM_LEAVING: Final[dict[str, str]] = {
+    "ko": "지금 끝내시면 진행 중인 내용은 접수되지 않아요. 이어서 진행하시려면 '네', 끝내시려면 '그만할게요'라고 말씀해 주세요.",
+    "ja": "ここで終えると、手続きは完了しません。続ける場合は「はい」、終える場合は「終わりにします」と言ってください。",
+    "en": "If we stop now, nothing will be submitted. Say 'yes' to go on, or 'goodbye' to stop here.",
+}
+
 DAYPARTS: Final[dict[str, dict[str, str]]] = {
     "ko": {"morning": "아침", "afternoon": "오후", "evening": "저녁", "night": "밤"},
     "ja": {"morning": "朝", "afternoon": "午後", "evening": "夕方", "night": "夜"},
@@ -112,6 +118,11 @@ def skill_error(language: str) -> str:
 def help_text(language: str) -> str:
     """The built-in help sentence."""
     return HELP[_language(language)]
+
+
+def confirm_leaving(language: str) -> str:
+    """Asked when a thank-you and a goodbye come at a confirmation: closing or cancelling?"""
+    return CONFIRM_LEAVING[_language(language)]
 
 
 def daypart(language: str, time_of_day: str) -> str:

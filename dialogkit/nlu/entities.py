@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from dialogkit.nlu.acts import polarity
 from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import closest
@@ -57,39 +58,6 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().,-]{7,17}\d)(?!\d)")
 _PHONE_JOINER = re.compile(r"(?<=\d)\s*(?:에|의|다시|dash|の)\s*(?=\d)")
 """What people say between the groups of a phone number ("공일공에 일이삼사에 ...")."""
-_TRUE_WORDS: Final = (
-    "네",
-    "예",
-    "응",
-    "맞아",
-    "그래",
-    "좋아",
-    "はい",
-    "ええ",
-    "うん",
-    "yes",
-    "yeah",
-    "yep",
-    "sure",
-    "true",
-    "correct",
-    "okay",
-    "ok",
-)
-_FALSE_WORDS: Final = (
-    "아니",
-    "싫어",
-    "안 ",
-    "없어",
-    "いいえ",
-    "いや",
-    "ない",
-    "no",
-    "nope",
-    "false",
-    "not",
-    "never",
-)
 
 
 def contains_word(text: str, word: str) -> bool:
@@ -172,12 +140,9 @@ def extract_integer(slot: Slot, text: str, *, expected: bool = True) -> Any:
 
 
 def extract_boolean(text: str) -> Any:
-    lowered = f"{text.lower()} "
-    false = any(contains_word(lowered, w) for w in _FALSE_WORDS)
-    true = any(contains_word(lowered, w) for w in _TRUE_WORDS)
-    if false:
-        return False
-    return True if true else INVALID
+    """A yes/no answer; a negation anywhere wins ("밥은 먹었는데 약은 깜빡했어" is a no)."""
+    answer = polarity(text)
+    return INVALID if answer is None else answer
 
 
 def extract_enum(slot: Slot, text: str, *, expected: bool = True) -> Any:

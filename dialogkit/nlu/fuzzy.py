@@ -27,10 +27,23 @@ _SYLLABLE: Final = re.compile(r"[가-힣]")
 _WORD: Final = re.compile(r"\w+", re.UNICODE)
 
 
+def _as_initials(final: str) -> str:
+    """The initial consonants a final one is written with ("ᆪ" -> "ᄀᄉ")."""
+    parts = unicodedata.name(final).removeprefix("HANGUL JONGSEONG ").split("-")
+    return "".join(unicodedata.lookup(f"HANGUL CHOSEONG {part}") for part in parts)
+
+
+_FINAL_AS_INITIAL: Final = str.maketrans(
+    {chr(code): _as_initials(chr(code)) for code in range(0x11A8, 0x11C3)}
+)
+"""A final consonant written as the initial it sounds like when the next syllable takes it:
+"쳌카드" is one letter from "체크카드", "시뇽카드" one from "신용카드"."""
+
+
 @lru_cache(maxsize=4096)
 def letters(text: str) -> str:
-    """Lower case, with Hangul syllables split into jamo."""
-    return unicodedata.normalize("NFD", text.lower())
+    """Lower case, with Hangul syllables split into jamo (final consonants as initials)."""
+    return unicodedata.normalize("NFD", text.lower()).translate(_FINAL_AS_INITIAL)
 
 
 def within_one_edit(left: str, right: str) -> bool:

@@ -25,8 +25,16 @@ def is_birth_date(name: str, description: str = "") -> bool:
 
 
 def plausible_birth_date(value: date, today: date) -> bool:
-    """A person's birth date: before today and at most ``MAX_AGE`` years ago."""
-    return date(max(today.year - MAX_AGE, 1), 1, 1) <= value < today
+    """A person's birth date: before today and less than ``MAX_AGE`` years ago."""
+    return _years_before(today, MAX_AGE) < value < today
+
+
+def _years_before(today: date, years: int) -> date:
+    year = max(today.year - years, 1)
+    try:
+        return today.replace(year=year)
+    except ValueError:  # 29 February in a common year
+        return today.replace(year=year, day=28)
 
 
 def plausible_date(value: date, today: date, period: Period | None) -> bool:

@@ -12,16 +12,25 @@ compiled patterns, the intents each node can use) is prepared once per scenario 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
+from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.entities import INVALID, contains_word, extract
+from dialogkit.nlu.discipline import (
+    is_identifier,
+    is_own_value,
+    is_self_reference,
+    label_in,
+    slot_labels,
+)
+from dialogkit.nlu.entities import INVALID, extract
 from dialogkit.nlu.frame import Frame
+from dialogkit.nlu.morphology import keyword_in, normalize, stem
+from dialogkit.nlu.numbers import words_as_digits
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
@@ -33,6 +42,9 @@ INTENT_THRESHOLD: Final = 0.5
 
 Ties between intents go to the one listed first: the scenario's own intents come before the
 built-in ones, so a scenario's wording wins over the generic sentences."""
+
+KEYWORD_SCORE: Final = 0.85
+"""The least a keyword hit scores (longer keywords score a little more)."""
 
 NAME_WORDS_SCORE: Final = 0.9
 """Score of an implied intent (named in conditions, not declared) whose name words were all
@@ -52,14 +64,9 @@ DIALOGUE_ACTS: Final = {
     "repeat": "request_repeat",
     "thanks": "thanks",
 }
-_QUESTION = re.compile(r"[?？]\s*$|(까요|나요|니까|ですか|ますか|かな)\s*$")
-_STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
-
-
-@lru_cache(maxsize=8192)
-def normalize(text: str) -> str:
-    """Lower-case, NFKC, punctuation and spaces removed: what n-grams are taken from."""
-    return _STRIP.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
+_PARTICLE = re.compile(r"^(?:은|는|이|가|을|를|요|\s+is)?[\s?？:,.]*")
+SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
+"""A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
 
 
 @lru_cache(maxsize=4096)
@@ -128,21 +135,28 @@ class IntentMatcher:
             return 1.0
         best = 0.0
         for needle in self.keywords:
-            if contains_word(lowered, needle):
-                best = max(best, 0.85 + min(len(needle), 10) / 100)
+            if keyword_in(lowered, needle):
+                # A longer keyword is more specific; a stemmed one is as specific as its stem.
+                best = max(best, KEYWORD_SCORE + min(len(stem(needle)), 10) / 100)
         if self.name_words and all(_said(word, utterance) for word in self.name_words):
             best = max(best, NAME_WORDS_SCORE)
         grams = ngrams(lowered)
         for example, example_grams in self.examples:
             if example == lowered:
                 return 1.0
-            best = max(best, _dice(example_grams, grams))
+            best = max(best, _dice(example_grams, grams) * polarity_agreement(example, lowered))
         return best
 
 
 def score_intent(intent: Intent, text: str) -> float:
     """How well ``text`` fits ``intent``, from 0 to 1."""
     return IntentMatcher.of(intent).score(Utterance.of(text))
+
+
+def polarity_agreement(example: str, text: str) -> float:
+    """Half the resemblance when one sentence is negated and the other is not: "만들래요"
+    shares most of its characters with "안 만들래요" and means the opposite."""
+    return 1.0 if is_negated(example) == is_negated(text) else 0.5
 
 
 def _name_words(name: str) -> tuple[str, ...]:
@@ -226,22 +240,46 @@ class RuleNLU:
                 score = matcher.score(utterance)
                 if score > confidence:
                     intent, confidence = name, score
+        act = leading_act(text)
+        if act is not None and act.act in request.intents and act.score > confidence:
+            intent, confidence = act.act, act.score
+        if intent == "thanks" and "goodbye" in request.intents:
+            # A thank-you that also takes leave ("thanks, bye") is a closing.
+            closing = score_intent(request.intents["goodbye"], text)
+            if closing >= KEYWORD_SCORE:
+                intent, confidence = "goodbye", max(confidence, closing)
         if confidence <= INTENT_THRESHOLD:
             intent = None
+        question = is_question(text)
+        not_an_answer = (
+            question
+            or (act is not None and act.whole)
+            or (intent in CONTROL_INTENTS and confidence >= 0.8)
+            or (intent in SOCIAL_INTENTS and confidence >= 0.8 and len(text.split()) <= 3)
+        )
+        # A correction is read for what it says instead: "신용카드 말고 체크카드요".
+        corrected = correction(text)
+        content = text if corrected is None else corrected
         entities = {}
         frame = Frame.of(request.user)
         for name, slot in request.slots.items():
             expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
-            if expected and slot.type == "text" and intent in CONTROL_INTENTS and confidence >= 0.8:
+            if expected and slot.type == "text" and not_an_answer:
                 continue
-            value = extract(slot, text, expected=expected, frame=frame, name=name)
+            value = _extract_not_own(request, name, slot, content, expected, frame)
             if value is not INVALID:
                 entities[name] = value
+        # A no that names a new value is a correction; a no that answers a yes/no slot is not.
+        corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
+        if corrects and intent == "deny":
+            intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,
             entities=entities,
             confidence=round(confidence if intent else (1.0 if entities else 0.0), 3),
-            dialogue_act=self._dialogue_act(text, intent, bool(entities)),
+            dialogue_act="correct"
+            if corrects
+            else self._dialogue_act(question, intent, bool(entities)),
             source="rules",
         )
 
@@ -273,9 +311,50 @@ class RuleNLU:
         return chosen
 
     @staticmethod
-    def _dialogue_act(text: str, intent: str | None, has_entities: bool) -> str:
+    def _dialogue_act(question: bool, intent: str | None, has_entities: bool) -> str:
         if intent in DIALOGUE_ACTS:
             return DIALOGUE_ACTS[intent]
-        if _QUESTION.search(text.strip()):
+        if question:
             return "question"
         return "inform" if has_entities or intent else "statement"
+
+
+def _extract_not_own(
+    request: NLURequest, name: str, slot: Slot, text: str, expected: bool, frame: Frame
+) -> Any:
+    """The slot's value, reading past phrases that cannot be it: the FDC's own call sign in
+    "Hammer 6, Eagle 2-4", the speaker's "저는" in "저는 박서준이에요", the label in "성함요?
+    김철수요"."""
+    value = extract(slot, text, expected=expected, frame=frame, name=name)
+    if not is_identifier(slot):
+        return value
+    own = own_phrases(request, name)
+    labels = slot_labels(name)
+    for _attempt in range(2):
+        if value is INVALID or not isinstance(value, str):
+            return value
+        label = label_in(value, labels)
+        if label is not None:
+            # Read what follows the label: "성함요? 김철수요", "집 주소 서울시 …".
+            text = text[text.lower().index(label) + len(label) :]
+            text = _PARTICLE.sub("", text)
+        elif is_own_value(value, own) or is_self_reference(value):
+            if value.lower() not in text.lower():
+                # The value was read from numbers said in words ("Hammer six").
+                text = words_as_digits(text)
+            rest = re.sub(re.escape(value), " ", text, count=1, flags=re.IGNORECASE)
+            text = rest.lstrip(" ,.;:-")
+        else:
+            return value
+        value = extract(slot, text, expected=expected, frame=frame, name=name)
+    return INVALID
+
+
+def own_phrases(request: NLURequest, name: str) -> tuple[str, ...]:
+    """What the bot already holds for itself: its persona and the other slots' words."""
+    others = (
+        value
+        for key, value in request.filled_slots.items()
+        if key != name and isinstance(value, str) and re.search(r"[^\W\d_]", value)
+    )
+    return (request.scenario.document.prompts.bot, *others)

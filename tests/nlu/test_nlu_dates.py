@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from dialogkit.engine.turn import initial_context
 from dialogkit.nlu.entities import INVALID, extract
 from dialogkit.nlu.frame import Frame
 from dialogkit.scenario.model import Slot
@@ -258,6 +259,9 @@ def test_absurd_input_is_never_an_error(text: str) -> None:
         ({"type": "time"}, "7時じゃなくて夜8時で", "20:00"),
         ({"type": "integer", "unit": "people"}, "4명 말고 5명으로", 5),
         ({"type": "integer", "unit": "people"}, "3人じゃなくて4人", 4),
+        ({"type": "integer", "unit": "people"}, "5명이요, 4명 말고", 5),
+        ({"type": "date"}, "明後日で、明日じゃなくて", "2026-11-25"),
+        ({"type": "time"}, "8 pm, not 7 pm", "20:00"),
     ],
 )
 def test_a_value_replaced_in_the_same_breath(slot: dict[str, Any], text: str, value: Any) -> None:
@@ -270,3 +274,15 @@ def test_a_value_replaced_in_the_same_breath(slot: dict[str, Any], text: str, va
 def test_a_change_by_some_people_is_not_the_party_size(text: str) -> None:
     slot = Slot(type="integer", unit="people")
     assert extract(slot, text, expected=True, frame=FRAME) is INVALID
+
+
+@pytest.mark.parametrize(
+    ("user", "part"),
+    [
+        ({"date_time": "2026-11-23T10:00:00Z", "timezone": "Asia/Seoul"}, "evening"),
+        ({"date_time": "2026-11-23T10:00:00+09:00", "timezone": "Asia/Seoul"}, "morning"),
+        ({"date_time": "2026-11-23T23:30:00"}, "night"),
+    ],
+)
+def test_the_time_of_day_is_the_users(user: dict[str, Any], part: str) -> None:
+    assert initial_context("ko", user)["time_of_day"] == part
