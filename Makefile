@@ -55,9 +55,13 @@ test: lint typecheck pytest scenarios-test docs
 schema: $(STAMP)
 	$(BIN)/dialogkit schema > scenarios/scenario.schema.json
 
+## Every benchmark; each prints the ratio it is judged by (figures: benchmarks/README.md).
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.turns
 	$(BIN)/python -m benchmarks.evaluate
+	$(BIN)/python -m benchmarks.scaling
+	$(BIN)/python -m benchmarks.memory
+	$(BIN)/python -m benchmarks.server
 	$(BIN)/python -m benchmarks.llm_concurrency
 
 clean:

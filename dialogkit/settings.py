@@ -106,3 +106,15 @@ class Settings(BaseSettings):
     redis_url: str = Field("", alias="DIALOGKIT_REDIS_URL")
     state_ttl_s: int = Field(3600, alias="DIALOGKIT_STATE_TTL_S", gt=0)
     config_ttl_s: int = Field(24 * 3600, alias="DIALOGKIT_CONFIG_TTL_S", gt=0)
+    history_limit: int = Field(
+        1000,
+        alias="DIALOGKIT_HISTORY_LIMIT",
+        gt=0,
+        description="History entries (and path steps) kept per session; older ones are dropped.",
+    )
+    transcript_limit: int = Field(
+        1000,
+        alias="DIALOGKIT_TRANSCRIPT_LIMIT",
+        gt=0,
+        description="Transcript rows kept per session; older ones are dropped.",
+    )

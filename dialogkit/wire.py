@@ -6,9 +6,32 @@ ignore unknown fields; responses drop null values when serialized (see ``to_json
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import PydanticSerializationError
+
+
+def dump_json(
+    model: BaseModel, *, exclude_none: bool = False, exclude_defaults: bool = False
+) -> bytes:
+    """The model as UTF-8 JSON, written by pydantic-core in one pass.
+
+    Text that UTF-8 cannot carry (a lone surrogate, e.g. from a ``\\ud800`` escape in a
+    request) makes that fail; then the text is repaired (U+FFFD) instead of failing the
+    request or the save: every JSON this returns parses again.
+    """
+    try:
+        return model.__pydantic_serializer__.to_json(
+            model, exclude_none=exclude_none, exclude_defaults=exclude_defaults
+        )
+    except PydanticSerializationError:
+        data = model.model_dump(
+            mode="json", exclude_none=exclude_none, exclude_defaults=exclude_defaults
+        )
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
 
 
 class WireModel(BaseModel):
@@ -48,14 +71,7 @@ class ChatbotSessionUser(WireModel):
 
     def sent_values(self) -> dict[str, Any]:
         """Only the values actually sent: non-default and non-null, as stored in the session."""
-        values: dict[str, Any] = {}
-        for name, field in type(self).model_fields.items():
-            value = getattr(self, name)
-            default = field.get_default(call_default_factory=True)
-            if value is None or value == default:
-                continue
-            values[name] = value.model_dump() if isinstance(value, BaseModel) else value
-        return values
+        return self.model_dump(exclude_defaults=True, exclude_none=True)
 
 
 class CompletionOptions(WireModel):

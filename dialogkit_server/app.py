@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import hmac
 import itertools
 import logging
@@ -43,6 +44,7 @@ from dialogkit.wire import (
     RootInfo,
     ValidationErrorBody,
     WireModel,
+    dump_json,
 )
 from dialogkit_server import openapi
 from dialogkit_server import workers as workers_module
@@ -458,8 +460,12 @@ def _summary(exc: ScenarioInvalid, shown: int = 3) -> str:
 
 
 def _answer(model: WireModel) -> HTTPResponse:
-    """A 200 with the model's wire form (nulls omitted; a ``Reply``'s trace never leaves)."""
-    return json_answer(model.to_json())
+    """A 200 with the model's wire form (nulls omitted; a ``Reply``'s trace never leaves).
+
+    Encoded once by pydantic-core (``dump_json``): eight times faster than building a dict and
+    encoding it with ``json``; orjson would still need the dict. Never a 500 on odd text.
+    """
+    return HTTPResponse(dump_json(model, exclude_none=True), content_type="application/json")
 
 
 def serve(
@@ -473,7 +479,8 @@ def serve(
     """Run the service until interrupted: in this process, or in ``workers`` processes.
 
     Several workers need a store they can share (``DIALOGKIT_REDIS_URL``): on the memory
-    store this raises ``ConfigurationError`` before anything starts.
+    store this raises ``ConfigurationError`` before anything starts. Each worker freezes
+    what is alive after its start-up out of the garbage collector's generations.
     """
     settings = settings if settings is not None else Settings()
     workers_module.check_workers(workers, settings)
@@ -481,16 +488,30 @@ def serve(
         if with_skill_runtime:
             settings = stack.enter_context(_skill_runtime(settings))
         if workers <= 1:
-            app = create_app(settings=settings)
+            app = _serving_app(settings)
             app.run(
                 host=host, port=port, single_process=True, debug=False, backlog=settings.backlog
             )
             return
         # Each worker builds its own app (and engine) from the same settings.
-        loader = AppLoader(factory=functools.partial(create_app, settings=settings))
+        loader = AppLoader(factory=functools.partial(_serving_app, settings))
         app = loader.load()
         app.prepare(host=host, port=port, workers=workers, debug=False, backlog=settings.backlog)
         Sanic.serve(primary=app, app_loader=loader)
+
+
+def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
+    """The app of a long-lived server process: ``create_app``, plus a collector freeze."""
+    app = create_app(settings=settings)
+    app.after_server_start(_freeze_startup_objects)
+    return app
+
+
+async def _freeze_startup_objects(app: Sanic[Any, Any]) -> None:
+    """Move everything alive after start-up (modules, routes, models, the OpenAPI spec) out of
+    the collector's generations: full collections then scan only what requests create."""
+    gc.collect()
+    gc.freeze()
 
 
 @contextmanager

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from dialogkit.engine.state import TurnRecord
 from dialogkit.skills.base import SkillCall, SkillOutcome
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,3 +57,15 @@ class RecordingSkills:
         if self.outcomes:
             return self.outcomes.pop(0)
         return SkillOutcome(status="success", reply=f"ran {call.node.params.skill}")
+
+
+def transcript_row(turn: int, user: str | None, reply: str) -> TurnRecord:
+    """A transcript row; ``user`` None is a turn without input (the opening)."""
+    return TurnRecord(
+        turn=turn,
+        user_text=user or "",
+        confidence=None if user is None else 0.0,
+        node_before="a",
+        node_after="a",
+        reply=reply,
+    )

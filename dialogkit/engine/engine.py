@@ -6,7 +6,6 @@ import asyncio
 import logging
 import time
 import uuid
-from collections import OrderedDict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Unpack
@@ -15,16 +14,23 @@ from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
 from dialogkit.engine.options import EngineStartOptions
 from dialogkit.engine.providers import Router
 from dialogkit.engine.session import Reply, Session
-from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
+from dialogkit.engine.state import (
+    DialogueState,
+    RecordKind,
+    Records,
+    SessionConfig,
+    TurnRecord,
+)
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
 from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound
 from dialogkit.logsafe import escape
+from dialogkit.scenario.cache import ScenarioCache
 from dialogkit.scenario.patterns import search_budget
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import OFFLINE_MODEL, CassetteMode, Settings
 from dialogkit.skills.base import SkillRunner
-from dialogkit.store.base import SessionStore, StoredState
+from dialogkit.store.base import RecordLimits, SessionStore, StoredSession
 from dialogkit.store.memory import MemoryStore
 from dialogkit.wire import (
     ChatbotFinalData,
@@ -39,7 +45,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("dialogkit.engine")
 
-SCENARIO_CACHE_SIZE = 128
 DEADLINE_GRACE_S = 2.0
 """How far past its deadline a turn may run before it is abandoned (see ``_run``)."""
 
@@ -94,7 +99,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         self.router: Router = router or _default_router(self.settings)
         self.skills: SkillRunner = skills or _default_skills(self.settings)
         self.portal = Portal()
-        self._scenarios: OrderedDict[str, Scenario] = OrderedDict()
+        self.scenarios = ScenarioCache()
 
     # ----------------------------------------------------------------- sessions
 
@@ -126,8 +131,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         document = loaded.document
         config = SessionConfig(
             session_id=str(uuid.uuid4()),
-            scenario=loaded.to_dict(),
-            scenario_key=self._remember(loaded),
+            scenario_key=loaded.fingerprint,
             user=sent,
             llm_choice=llm_choice,
             nlu_llm_choice=nlu_llm_choice,
@@ -137,6 +141,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             stt_confidence_threshold=stt_confidence_threshold,
             completion_options=CompletionOptions.model_validate(completion_options or {}),
             hybrid_nlu=hybrid_nlu,
+            created_at=time.time(),
         )
         state = DialogueState(
             current_node=loaded.entry,
@@ -144,13 +149,12 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             pending_entry=not config.bot_first,
         )
         started = time.perf_counter()
-        await self.store.put_config(config)
         async with self.store.lock(config.session_id):
             if config.bot_first:
                 reply = await self._run(config, loaded, state, started, opening=True)
             else:
-                await self.store.put_state(config.session_id, state)
-                reply = self._reply(config, state, "", started)
+                await self.store.save(config, state, Records(), loaded, new=True)
+                reply = await self._reply(config, state, "", started)
         return Session(self, config.session_id, loaded, reply)
 
     def start(
@@ -161,9 +165,11 @@ class Engine(ClosingMixin, AsyncClosingMixin):
 
     async def asession(self, session_id: str) -> Session:
         """A handle on an existing session; raises ``SessionNotFound``."""
-        config, stored = await self._load(session_id)
-        scenario = self._scenario_of(config)
-        return Session(self, session_id, scenario, self._reply(config, stored, "", None))
+        async with self.store.lock(session_id):
+            stored = await self._load(session_id)
+            scenario = await self._scenario_of(stored.config)
+            reply = await self._reply(stored.config, stored.state, "", None)
+        return Session(self, session_id, scenario, reply)
 
     def session(self, session_id: str) -> Session:
         return self.portal.run(self.asession(session_id))
@@ -178,10 +184,10 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         """
         started = time.perf_counter()
         async with self.store.lock(session_id):
-            config, state = await self._load(session_id)
-            scenario = self._scenario_of(config)
+            stored = await self._load(session_id)
+            scenario = await self._scenario_of(stored.config)
             return await self._run(
-                config, scenario, state, started, text=text, confidence=confidence
+                stored.config, scenario, stored.state, started, text=text, confidence=confidence
             )
 
     def message(self, session_id: str, text: str, confidence: float = 0.0) -> Reply:
@@ -255,10 +261,10 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             )
             return Reply(error=True)
         elapsed_ms = (time.perf_counter() - started) * 1000
-        turn.record(outcome, node_before, elapsed_ms)
-        await self.store.put_state(config.session_id, state)
-        reply = self._reply(config, state, outcome.reply, started)
-        reply.trace = state.transcript[-1]
+        trace = turn.record(outcome, node_before, elapsed_ms)
+        await self.store.save(config, state, turn.records, scenario, new=opening)
+        reply = await self._reply(config, state, outcome.reply, started)
+        reply.trace = trace
         return reply
 
     def _served(
@@ -284,21 +290,20 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             logger.warning("session %s: %s", escape(config.session_id), escape(warning))
         return fallback
 
-    @staticmethod
-    def _reply(
-        config: SessionConfig, state: DialogueState, text: str, started: float | None
+    async def _reply(
+        self, config: SessionConfig, state: DialogueState, text: str, started: float | None
     ) -> Reply:
         final = None
         if state.session_complete:
             options = config.completion_options
+            history = None
+            if options.include_history:
+                records = await self.store.records(config.session_id, "history")
+                history = [HistoryEntry(role=h.role, message=h.message) for h in records.history]
             final = ChatbotFinalData(
                 end_reason=end_reason(state),
                 slots=dict(state.slots) if options.include_slots else None,
-                conversation_history=(
-                    [HistoryEntry(role=h.role, message=h.message) for h in state.history]
-                    if options.include_history
-                    else None
-                ),
+                conversation_history=history,
             )
         elapsed = (time.perf_counter() - started) * 1000 if started is not None else 0.0
         return Reply(
@@ -316,8 +321,8 @@ class Engine(ClosingMixin, AsyncClosingMixin):
     async def ainfo(self, session_id: str) -> ChatbotSessionInfoResponse:
         """The session's state, read under its lock; raises ``SessionNotFound``."""
         async with self.store.lock(session_id):
-            config, stored = await self._load_stored(session_id)
-        state = stored.state
+            stored = await self._load(session_id)
+        config, state = stored.config, stored.state
         remaining = max(0, round(stored.ttl_s))
         expires = datetime.fromtimestamp(stored.expires_at, UTC).strftime("%Y-%m-%d %H:%M:%S")
         return ChatbotSessionInfoResponse(
@@ -335,52 +340,45 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         return self.portal.run(self.ainfo(session_id))
 
     async def atranscript(self, session_id: str) -> list[TurnRecord]:
+        """Every turn so far, one row each (the most recent ``transcript_limit``)."""
+        return (await self.arecords(session_id, "transcript")).transcript
+
+    async def arecords(self, session_id: str, *kinds: RecordKind) -> Records:
+        """The session's append-only records of ``kinds`` (all by default): history,
+        transcript and path."""
         async with self.store.lock(session_id):
-            _, state = await self._load(session_id)
-        return state.transcript
+            await self._load(session_id)
+            return await self.store.records(session_id, *kinds)
 
     async def astate(self, session_id: str) -> DialogueState:
-        """A copy of the full dialogue state (history, visits, usage), for inspection."""
+        """A copy of the per-turn dialogue state (recent windows, slots, usage)."""
         async with self.store.lock(session_id):
-            _, state = await self._load(session_id)
-        return state
+            return (await self._load(session_id)).state
 
     # ----------------------------------------------------------------- plumbing
 
-    async def _load(self, session_id: str) -> tuple[SessionConfig, DialogueState]:
-        config, stored = await self._load_stored(session_id)
-        return config, stored.state
-
-    async def _load_stored(self, session_id: str) -> tuple[SessionConfig, StoredState]:
-        if not session_id:
+    async def _load(self, session_id: str) -> StoredSession:
+        stored = await self.store.load(session_id) if session_id else None
+        if stored is None:
             raise SessionNotFound(session_id)
-        config = await self.store.get_config(session_id)
-        stored = await self.store.get_state(session_id) if config is not None else None
-        if config is None or stored is None:
-            raise SessionNotFound(session_id)
-        return config, stored
+        return stored
 
     def _scenario(self, scenario: Scenario | dict[str, Any] | str) -> Scenario:
         if isinstance(scenario, Scenario):
-            return scenario
+            return self.scenarios.put(scenario)
         if isinstance(scenario, str):
-            return Scenario.load(scenario)
-        return Scenario.from_dict(scenario)
+            return self.scenarios.by_name(scenario)
+        return self.scenarios.by_document(scenario)
 
-    def _remember(self, scenario: Scenario) -> str:
-        digest = scenario.fingerprint
-        self._scenarios[digest] = scenario
-        self._scenarios.move_to_end(digest)
-        while len(self._scenarios) > SCENARIO_CACHE_SIZE:
-            self._scenarios.popitem(last=False)
-        return digest
-
-    def _scenario_of(self, config: SessionConfig) -> Scenario:
-        """The parsed scenario of a session, parsed again only when not cached here."""
-        cached = self._scenarios.get(config.scenario_key)
+    async def _scenario_of(self, config: SessionConfig) -> Scenario:
+        """The parsed scenario of a session: from this process's cache, else once from the
+        store (a scenario created by another worker, or dropped from the cache)."""
+        cached = self.scenarios.get(config.scenario_key)
         if cached is None:
-            cached = Scenario.from_dict(config.scenario)
-            self._scenarios[config.scenario_key] = cached
+            stored = await self.store.scenario(config.scenario_key)
+            if stored is None:
+                raise SessionNotFound(config.session_id)
+            cached = self.scenarios.put(stored)
         return cached
 
     async def aclose(self) -> None:
@@ -425,6 +423,7 @@ def _first_of(*values: bool | None) -> bool:
 
 def _default_store(settings: Settings) -> SessionStore:
     state_ttl_s, config_ttl_s = settings.state_ttl_s, settings.config_ttl_s
+    limits = RecordLimits(history=settings.history_limit, transcript=settings.transcript_limit)
     if settings.redis_url:
         from dialogkit.store.redis import RedisStore
 
@@ -432,9 +431,10 @@ def _default_store(settings: Settings) -> SessionStore:
             settings.redis_url,
             state_ttl_s=state_ttl_s,
             config_ttl_s=config_ttl_s,
+            limits=limits,
             lock_timeout_s=lock_lifetime_s(settings),
         )
-    return MemoryStore(state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s)
+    return MemoryStore(state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s, limits=limits)
 
 
 def _default_router(settings: Settings) -> Router:

@@ -81,7 +81,7 @@ async def _probe_models(base_url: str) -> str:
 async def _store(engine: Engine) -> ReadinessCheck:
     try:
         async with asyncio.timeout(PROBE_TIMEOUT_S):
-            await engine.store.get_config(PROBE_SESSION_ID)
+            await engine.store.load(PROBE_SESSION_ID)
     except Exception as exc:  # any failure of the store is the answer, not an error
         return ReadinessCheck(ready=False, detail=f"{type(exc).__name__}: {exc}")
     return ReadinessCheck(ready=True, detail=type(engine.store).__name__)

@@ -50,10 +50,11 @@ class Session:
         return self._engine.portal.run(self.ainfo())
 
     async def apath(self) -> list[str]:
-        return (await self._engine.astate(self.id)).visits
+        return (await self._engine.arecords(self.id, "visits")).path
 
     def path(self) -> list[str]:
-        """Every node the session entered, in order (nodes passed through included)."""
+        """Every node the session entered, in order (nodes passed through included; the most
+        recent ``history_limit``)."""
         return self._engine.portal.run(self.apath())
 
     async def atranscript(self) -> list[TurnRecord]:

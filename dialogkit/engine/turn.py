@@ -29,7 +29,16 @@ from datetime import datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from dialogkit.engine.state import DialogueState, SessionConfig, TurnRecord
+from dialogkit.engine.state import (
+    RECENT_HISTORY,
+    RECENT_SAID,
+    RECENT_VISITS,
+    DialogueState,
+    Records,
+    SessionConfig,
+    TurnRecord,
+    Visit,
+)
 from dialogkit.logsafe import escape
 from dialogkit.nlg import phrases
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGProvider, NLGRequest
@@ -98,6 +107,8 @@ class Turn:
     _nlu: NLUResult = field(default_factory=NLUResult)
     _filled: dict[str, Any] = field(default_factory=dict)
     _skill: SkillOutcome | None = None
+    records: Records = field(default_factory=Records)
+    """What this turn appends to the session's records (the state keeps recent windows)."""
 
     # ----------------------------------------------------------------- the opening turn
 
@@ -263,6 +274,7 @@ class Turn:
         return await self._node_reply(node, greeting=False, entering=False)
 
     def _previous_node(self) -> str:
+        """The last other node among the recent visits (``RECENT_VISITS``), else the entry."""
         visits = self.state.visits
         current = self.state.current_node
         for node_id in reversed(visits[:-1]):
@@ -300,9 +312,7 @@ class Turn:
             self.state.current_node = node_id
             self.state.node_turns = 0
             self.state.fallback_retries = 0
-            self.state.visits.append(node_id)
-            if move is not None or not greeting:
-                self.state.transitions.append((source, node_id))
+            self._visit(node_id, source if move is not None or not greeting else None)
             self._skill = await self._run_skill(node) if node.params.skill else None
             if node.terminal:
                 self._complete(move)
@@ -472,7 +482,7 @@ class Turn:
         if not self.state.pending_entry:
             return ""
         self.state.pending_entry = False
-        self.state.visits.append(node.id)
+        self._visit(node.id, None)
         if not node.params.skill:
             return ""
         self._skill = await self._run_skill(node)
@@ -677,27 +687,42 @@ class Turn:
         }
 
     def _record_assistant(self, reply: str) -> None:
+        """Append the exchange to the state's recent window (the session's full history is
+        derived from its transcript rows, which hold the same user text and reply)."""
         text = self._input.get("text")
+        entries = [HistoryEntry(role="assistant", message=reply)]
         if text is not None and self._input.get("confidence") is not None:
-            self.state.history.append(HistoryEntry(role="user", message=str(text)))
-        self.state.history.append(HistoryEntry(role="assistant", message=reply))
+            entries.insert(0, HistoryEntry(role="user", message=str(text)))
+        recent = self.state.history
+        recent.extend(entries)
+        del recent[:-RECENT_HISTORY]
+        said = self.state.said
+        said.append(reply)
+        del said[:-RECENT_SAID]
 
-    def record(self, outcome: TurnOutcome, node_before: str, latency_ms: float) -> None:
-        self.state.transcript.append(
-            TurnRecord(
-                turn=self.state.turn_count,
-                user_text=str(self._input.get("text") or ""),
-                confidence=self._input.get("confidence"),
-                intent=outcome.nlu.intent,
-                entities=dict(outcome.nlu.entities),
-                dialogue_act=outcome.nlu.dialogue_act,
-                node_before=node_before,
-                node_after=self.state.current_node,
-                reply=outcome.reply,
-                fallback=outcome.fallback,
-                latency_ms=round(latency_ms, 3),
-            )
+    def _visit(self, node_id: str, source: str | None) -> None:
+        self.records.visits.append(Visit(node=node_id, source=source))
+        recent = self.state.visits
+        recent.append(node_id)
+        del recent[:-RECENT_VISITS]
+
+    def record(self, outcome: TurnOutcome, node_before: str, latency_ms: float) -> TurnRecord:
+        """Append the turn's transcript row; returns it (the reply's trace)."""
+        row = TurnRecord(
+            turn=self.state.turn_count,
+            user_text=str(self._input.get("text") or ""),
+            confidence=self._input.get("confidence"),
+            intent=outcome.nlu.intent,
+            entities=dict(outcome.nlu.entities),
+            dialogue_act=outcome.nlu.dialogue_act,
+            node_before=node_before,
+            node_after=self.state.current_node,
+            reply=outcome.reply,
+            fallback=outcome.fallback,
+            latency_ms=round(latency_ms, 3),
         )
+        self.records.transcript.append(row)
+        return row
 
 
 def initial_context(language: str, user: dict[str, Any]) -> dict[str, Any]:

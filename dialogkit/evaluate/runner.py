@@ -98,8 +98,8 @@ class _Local:
 
     async def moves(self, session: _Conversation, seen: list[str]) -> list[tuple[str, str]]:
         """Every move the session made, nodes passed through within a turn included."""
-        state = await self.engine.astate(session.initial_reply.session_id)
-        return [(source, target) for source, target in state.transitions]
+        records = await self.engine.arecords(session.initial_reply.session_id, "visits")
+        return records.transitions
 
 
 class _Remote:

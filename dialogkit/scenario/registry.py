@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from dialogkit.errors import ScenarioNotFound
@@ -22,12 +22,27 @@ def scenarios_dir() -> Path:
     configured = os.environ.get("DIALOGKIT_SCENARIOS_DIR")
     if configured:
         return Path(configured)
+    return _bundled_dir()
+
+
+@cache
+def _bundled_dir() -> Path:
+    """Resolved once: ``resolve()`` stats every component, and sessions are created often."""
     return Path(__file__).resolve().parents[2] / "scenarios"
 
 
-@lru_cache(maxsize=8)
 def _read_registry(folder: Path) -> dict[str, str]:
+    """The registry of ``folder``, read again only when the file's mtime or size changed."""
     path = folder / REGISTRY_FILE
+    try:
+        info = os.stat(path)
+    except OSError:
+        return {}
+    return _parse_registry(path, info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=8)
+def _parse_registry(path: Path, mtime_ns: int, size: int) -> dict[str, str]:
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -83,8 +83,7 @@ class Scenario:
     @cached_property
     def fingerprint(self) -> str:
         """A digest of the document, computed once: sessions name their scenario by it."""
-        canonical = json.dumps(self._raw, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+        return fingerprint_of(self._raw)
 
     @cached_property
     def index(self) -> ScenarioIndex:
@@ -174,3 +173,9 @@ class Scenario:
 
     def __repr__(self) -> str:
         return f"Scenario(slug={self.slug!r}, nodes={len(self._nodes)})"
+
+
+def fingerprint_of(document: Any) -> str:
+    """The content digest of a raw scenario document (key order and spacing do not matter)."""
+    canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:32]

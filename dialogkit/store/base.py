@@ -1,17 +1,62 @@
-"""The storage interface: session configuration, dialogue state and the per-session lock."""
+"""The storage interface: a session's config, per-turn state and records, its scenario, its lock.
+
+A store keeps, per session, three things with different access patterns (see
+``dialogkit.engine.state``): the config (written at creation), the small dialogue state
+(read and replaced on every turn) and the append-only records, transcript rows and path
+steps (appended on every turn, read rarely). Every part of a session expires together:
+``state_ttl_s`` after the last save, and never later than ``config_ttl_s`` after creation.
+Scenarios are stored once per fingerprint, not once per session.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from contextlib import AbstractAsyncContextManager
-from typing import NamedTuple, Protocol
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, Protocol
 
-from dialogkit.engine.state import DialogueState, SessionConfig
+from dialogkit.engine.state import (
+    RECORD_KINDS,
+    DialogueState,
+    RecordKind,
+    Records,
+    SessionConfig,
+    TurnRecord,
+    Visit,
+    history_of,
+)
+from dialogkit.scenario.scenario import Scenario
+from dialogkit.wire import dump_json
 
 STATE_TTL_S = 3600
 CONFIG_TTL_S = 24 * 3600
+HISTORY_LIMIT = 1000
+TRANSCRIPT_LIMIT = 1000
+
+StoredKind = Literal["transcript", "visits"]
+STORED_KINDS: tuple[StoredKind, ...] = ("transcript", "visits")
+"""The record lists a store keeps per session (history is derived from the transcript)."""
 
 
-class StoredState(NamedTuple):
+@dataclass(frozen=True)
+class RecordLimits:
+    """How many records a session keeps; past a limit the oldest are dropped.
+
+    The turn itself is never refused: its state is saved and its records appended, and reads
+    then return the most recent ``history`` entries and ``transcript`` rows. A store keeps
+    ``rows`` transcript rows (a row gives one or two history entries) and as many path steps.
+    """
+
+    history: int = HISTORY_LIMIT
+    transcript: int = TRANSCRIPT_LIMIT
+
+    @property
+    def rows(self) -> int:
+        return max(self.history, self.transcript)
+
+
+class StoredSession(NamedTuple):
+    config: SessionConfig
     state: DialogueState
     expires_at: float
     """Unix time at which the state expires unless saved again."""
@@ -22,27 +67,78 @@ class StoredState(NamedTuple):
 class SessionStore(Protocol):
     """Where sessions live. Implementations keep the TTL semantics of the spec:
 
-    - the dialogue state expires ``state_ttl_s`` after its last save, checked on access;
-    - the configuration expires ``config_ttl_s`` after creation, independently;
+    - the dialogue state expires ``state_ttl_s`` after its last save, checked on access, and
+      the session's config and records go with it;
+    - the configuration expires ``config_ttl_s`` after creation at the latest;
     - ``lock(session_id)`` serializes turns and state reads of one session, while different
       sessions proceed in parallel.
 
-    ``get_state`` returns a copy: a turn that fails half-way leaves the stored state intact.
+    ``load`` returns copies: a turn that fails half-way leaves the stored session intact.
     """
 
     state_ttl_s: int
     config_ttl_s: int
+    limits: RecordLimits
 
-    async def put_config(self, config: SessionConfig) -> None: ...
-
-    async def get_config(self, session_id: str) -> SessionConfig | None: ...
-
-    async def put_state(self, session_id: str, state: DialogueState) -> float:
-        """Save and renew the TTL; returns the new expiry time."""
+    async def save(
+        self,
+        config: SessionConfig,
+        state: DialogueState,
+        records: Records,
+        scenario: Scenario,
+        *,
+        new: bool = False,
+    ) -> float:
+        """Replace the state, append ``records`` and renew every TTL of the session; returns
+        the state's new expiry time. ``new`` also writes the config and keeps the scenario
+        under its fingerprint (a session whose config vanished mid-turn is written again)."""
         ...
 
-    async def get_state(self, session_id: str) -> StoredState | None: ...
+    async def load(self, session_id: str) -> StoredSession | None:
+        """The config and state of a live session, else None."""
+        ...
+
+    async def records(self, session_id: str, *kinds: RecordKind) -> Records:
+        """The session's records of ``kinds`` (all by default; the most recent ``limits``
+        of each)."""
+        ...
+
+    async def scenario(self, key: str) -> Scenario | None:
+        """The scenario stored under fingerprint ``key`` (for a worker that lacks it)."""
+        ...
 
     def lock(self, session_id: str) -> AbstractAsyncContextManager[None]: ...
 
     async def aclose(self) -> None: ...
+
+
+def encode_records(records: Records) -> list[tuple[StoredKind, list[bytes]]]:
+    """What a turn appends, per stored kind: one JSON document per record."""
+    appended: list[tuple[StoredKind, list[bytes]]] = [
+        ("transcript", [dump_json(row, exclude_defaults=True) for row in records.transcript]),
+        ("visits", [dump_json(visit, exclude_defaults=True) for visit in records.visits]),
+    ]
+    return [(kind, items) for kind, items in appended if items]
+
+
+def stored_kinds(kinds: Collection[RecordKind]) -> list[StoredKind]:
+    """The stored lists that reading ``kinds`` (all when empty) needs."""
+    wanted = set(kinds or RECORD_KINDS)
+    rows = bool(wanted & {"history", "transcript"})
+    return [kind for kind in STORED_KINDS if kind in wanted or (kind == "transcript" and rows)]
+
+
+def decode_records(
+    raw: dict[StoredKind, list[Any]], kinds: Collection[RecordKind], limits: RecordLimits
+) -> Records:
+    """The records of ``kinds`` (all when empty) from the stored JSON documents, each cut to
+    its limit."""
+    wanted = set(kinds or RECORD_KINDS)
+    rows = [TurnRecord.model_validate_json(item) for item in raw.get("transcript", [])]
+    return Records(
+        history=history_of(rows)[-limits.history :] if "history" in wanted else [],
+        transcript=rows[-limits.transcript :] if "transcript" in wanted else [],
+        visits=[Visit.model_validate_json(item) for item in raw.get("visits", [])[-limits.rows :]]
+        if "visits" in wanted
+        else [],
+    )

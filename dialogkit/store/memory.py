@@ -1,4 +1,12 @@
-"""The default store: process memory, with the spec's TTLs and per-session locks."""
+"""The default store: process memory, with the spec's TTLs and per-session locks.
+
+Each session is one entry holding its config and state as JSON (so every read is a private
+copy, as with Redis: a turn that fails half-way cannot have touched the stored session) and
+its records as JSON lines in a ``bytearray`` per kind, appended to and trimmed in amortized
+O(1) (one buffer rather than one object per record: a third less memory). An
+``ExpiryWheel`` frees whole sessions (config, state, records, and the last reference to a
+scenario) once they expire, so memory stays flat under a steady churn of sessions.
+"""
 
 from __future__ import annotations
 
@@ -6,87 +14,171 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Generic, TypeVar
+from dataclasses import dataclass, field
 
-from dialogkit.engine.state import DialogueState, SessionConfig
-from dialogkit.store.base import CONFIG_TTL_S, STATE_TTL_S, StoredState
+from dialogkit.engine.state import (
+    DialogueState,
+    RecordKind,
+    Records,
+    SessionConfig,
+)
+from dialogkit.scenario.scenario import Scenario
+from dialogkit.store.base import (
+    CONFIG_TTL_S,
+    STATE_TTL_S,
+    RecordLimits,
+    StoredSession,
+    decode_records,
+    encode_records,
+    stored_kinds,
+)
+from dialogkit.store.expiry import ExpiryWheel
+from dialogkit.wire import dump_json
 
-T = TypeVar("T")
-SWEEP_EVERY = 256
-"""Writes between sweeps of expired entries, so that abandoned sessions do not pile up."""
+
+@dataclass(slots=True, eq=False)
+class _Log:
+    """Records as JSON lines (JSON text never holds a raw newline)."""
+
+    lines: bytearray = field(default_factory=bytearray)
+    count: int = 0
+
+    def extend(self, items: list[bytes], limit: int) -> None:
+        for item in items:
+            self.lines += item
+            self.lines += b"\n"
+        self.count += len(items)
+        if self.count > limit + max(1, limit // 8):
+            cut = 0
+            for _ in range(self.count - limit):
+                cut = self.lines.index(b"\n", cut) + 1
+            del self.lines[:cut]
+            self.count = limit
+
+    def read(self) -> list[bytes]:
+        return bytes(self.lines).split(b"\n")[:-1]
 
 
-class _ExpiringMap(Generic[T]):
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self._items: dict[str, tuple[T, float]] = {}
-        self._clock = clock
-        self._writes = 0
+@dataclass(slots=True, eq=False)
+class _Entry:
+    config: bytes
+    scenario_key: str
+    config_expires_at: float
+    state: bytes = b""
+    state_expires_at: float = 0.0
+    transcript: _Log = field(default_factory=_Log)
+    visits: _Log = field(default_factory=_Log)
 
-    def put(self, key: str, value: T, ttl: float) -> float:
-        expires_at = self._clock() + ttl
-        self._items[key] = (value, expires_at)
-        self._writes += 1
-        if self._writes % SWEEP_EVERY == 0:
-            self.sweep()
-        return expires_at
+    @property
+    def expires_at(self) -> float:
+        return min(self.config_expires_at, self.state_expires_at)
 
-    def get(self, key: str) -> tuple[T, float] | None:
-        item = self._items.get(key)
-        if item is None:
-            return None
-        if item[1] <= self._clock():
-            del self._items[key]
-            return None
-        return item
 
-    def sweep(self) -> None:
-        now = self._clock()
-        for key in [k for k, (_, expires_at) in self._items.items() if expires_at <= now]:
-            del self._items[key]
-
-    def __len__(self) -> int:
-        return len(self._items)
+@dataclass(slots=True, eq=False)
+class _SharedScenario:
+    scenario: Scenario
+    sessions: int = 0
 
 
 class MemoryStore:
-    """Sessions in this process only: lost on restart, not shared between workers.
-
-    States are kept serialized, as Redis would keep them: every read is a private copy, so
-    a turn that fails half-way cannot have touched the stored state (and JSON round trips
-    are cheaper than deep copies of pydantic models).
-    """
+    """Sessions in this process only: lost on restart, not shared between workers."""
 
     def __init__(
         self,
         *,
         state_ttl_s: int = STATE_TTL_S,
         config_ttl_s: int = CONFIG_TTL_S,
+        limits: RecordLimits | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.state_ttl_s = state_ttl_s
         self.config_ttl_s = config_ttl_s
+        self.limits = limits or RecordLimits()
         self._clock = clock
-        self._configs: _ExpiringMap[SessionConfig] = _ExpiringMap(clock)
-        self._states: _ExpiringMap[bytes] = _ExpiringMap(clock)
+        self._sessions: dict[str, _Entry] = {}
+        self._scenarios: dict[str, _SharedScenario] = {}
+        self._expiry = ExpiryWheel()
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    async def put_config(self, config: SessionConfig) -> None:
-        self._configs.put(config.session_id, config, self.config_ttl_s)
+    async def save(
+        self,
+        config: SessionConfig,
+        state: DialogueState,
+        records: Records,
+        scenario: Scenario,
+        *,
+        new: bool = False,
+    ) -> float:
+        now = self._clock()
+        self.sweep(now)
+        session_id = config.session_id
+        entry = self._live(session_id, now)
+        if entry is None or new:
+            if entry is not None:
+                self._free(session_id)
+            entry = self._adopt(config, scenario, now)
+        entry.state = dump_json(state)
+        entry.state_expires_at = now + self.state_ttl_s
+        for kind, items in encode_records(records):
+            log = entry.transcript if kind == "transcript" else entry.visits
+            log.extend(items, self.limits.rows)
+        self._expiry.schedule(session_id, entry.expires_at)
+        return entry.state_expires_at
 
-    async def get_config(self, session_id: str) -> SessionConfig | None:
-        item = self._configs.get(session_id)
-        return item[0] if item else None
+    def _adopt(self, config: SessionConfig, scenario: Scenario, now: float) -> _Entry:
+        key = config.scenario_key
+        shared = self._scenarios.get(key)
+        if shared is None:
+            shared = self._scenarios[key] = _SharedScenario(scenario)
+        shared.sessions += 1
+        entry = _Entry(
+            config=dump_json(config),
+            scenario_key=key,
+            config_expires_at=config.created_at + self.config_ttl_s,
+        )
+        self._sessions[config.session_id] = entry
+        return entry
 
-    async def put_state(self, session_id: str, state: DialogueState) -> float:
-        return self._states.put(session_id, state.model_dump_json().encode(), self.state_ttl_s)
-
-    async def get_state(self, session_id: str) -> StoredState | None:
-        item = self._states.get(session_id)
-        if item is None:
+    async def load(self, session_id: str) -> StoredSession | None:
+        now = self._clock()
+        entry = self._live(session_id, now)
+        if entry is None or not entry.state:
             return None
-        raw, expires_at = item
-        state = DialogueState.model_validate_json(raw)
-        return StoredState(state, expires_at, expires_at - self._clock())
+        return StoredSession(
+            SessionConfig.model_validate_json(entry.config),
+            DialogueState.model_validate_json(entry.state),
+            entry.state_expires_at,
+            entry.state_expires_at - now,
+        )
+
+    async def records(self, session_id: str, *kinds: RecordKind) -> Records:
+        entry = self._live(session_id, self._clock())
+        if entry is None:
+            return Records()
+        logs = {"transcript": entry.transcript, "visits": entry.visits}
+        raw = {kind: logs[kind].read() for kind in stored_kinds(kinds)}
+        return decode_records(raw, kinds, self.limits)
+
+    async def scenario(self, key: str) -> Scenario | None:
+        shared = self._scenarios.get(key)
+        return shared.scenario if shared is not None else None
+
+    def _live(self, session_id: str, now: float) -> _Entry | None:
+        entry = self._sessions.get(session_id)
+        if entry is not None and entry.expires_at <= now:
+            self._free(session_id)
+            return None
+        return entry
+
+    def _free(self, session_id: str) -> None:
+        entry = self._sessions.pop(session_id, None)
+        self._expiry.discard(session_id)
+        if entry is None:
+            return
+        shared = self._scenarios[entry.scenario_key]
+        shared.sessions -= 1
+        if shared.sessions <= 0:
+            del self._scenarios[entry.scenario_key]
 
     @asynccontextmanager
     async def lock(self, session_id: str) -> AsyncIterator[None]:
@@ -102,15 +194,15 @@ class MemoryStore:
             else:
                 self._locks[session_id] = (lock, users - 1)
 
-    def sweep(self) -> None:
-        """Drop every expired entry now."""
-        self._configs.sweep()
-        self._states.sweep()
+    def sweep(self, now: float | None = None) -> None:
+        """Free every session that expired (called on every save; amortized O(1) each)."""
+        for session_id in self._expiry.due(self._clock() if now is None else now):
+            self._free(session_id)
 
     @property
     def size(self) -> tuple[int, int, int]:
-        """(configs, states, locks) currently held, expired ones included until swept."""
-        return len(self._configs), len(self._states), len(self._locks)
+        """(sessions, scenarios, locks) currently held."""
+        return len(self._sessions), len(self._scenarios), len(self._locks)
 
     async def aclose(self) -> None:
         self._locks.clear()

@@ -354,9 +354,9 @@ async def run_case(engine: Engine, scenario: Scenario, case: CaseSpec) -> CaseRe
     if failure is None:
         failure = await _verify(session, "final", None, case.final, reply)
     result.failure = failure
-    state = await engine.astate(session.id)
-    result.visits = set(state.visits)
-    result.moves = set(state.transitions)
+    records = await engine.arecords(session.id, "visits")
+    result.visits = set(records.path)
+    result.moves = set(records.transitions)
     return result
 
 

@@ -512,6 +512,6 @@ def test_history_records_every_message_in_order(engine: Engine) -> None:
     session = start(engine, [ask_node(), DONE])
     session.send("")
     session.send("order please")
-    history = session._engine.portal.run(session._engine.astate(session.id)).history
+    history = session._engine.portal.run(session._engine.arecords(session.id)).history
     assert [h.role for h in history] == ["assistant", "user", "assistant", "user", "assistant"]
     assert history[3].message == "order please"

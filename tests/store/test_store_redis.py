@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
 from dialogkit import Engine, SessionNotFound, Settings
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.engine.state import DialogueState, SessionConfig
+from dialogkit.engine.state import DialogueState, Records, SessionConfig, Visit
+from dialogkit.scenario.scenario import Scenario
+from dialogkit.store.base import RecordLimits
 from dialogkit.store.redis import RedisStore, SessionBusy
 from tests.helpers import RecordingSkills, make_graph
+from tests.helpers import transcript_row as row
 
 NODES = [
     {
@@ -22,6 +27,7 @@ NODES = [
         "next_nodes": [{"action": "stay"}],
     }
 ]
+SCENARIO = Scenario.from_dict(make_graph(NODES))
 
 
 @pytest.fixture
@@ -31,25 +37,86 @@ async def store(redis_url: str) -> AsyncIterator[RedisStore]:
     await store.aclose()
 
 
-async def test_config_and_state_round_trip(store: RedisStore) -> None:
-    config = SessionConfig(session_id="s", scenario={"x": 1}, scenario_key="k", user={"name": "김"})
-    await store.put_config(config)
-    assert await store.get_config("s") == config
+def config(session_id: str = "s", **fields: Any) -> SessionConfig:
+    return SessionConfig(session_id=session_id, scenario_key=SCENARIO.fingerprint, **fields)
+
+
+async def test_config_state_and_records_round_trip(store: RedisStore) -> None:
+    session = config(user={"name": "김"})
     state = DialogueState(current_node="a", slots={"n": 1}, turn_count=2)
-    await store.put_state("s", state)
-    stored = await store.get_state("s")
-    assert stored is not None and stored.state == state
+    first = Records(transcript=[row(1, None, "안녕")])
+    await store.save(session, state, first, SCENARIO, new=True)
+    turn = Records(transcript=[row(2, "x", "y")], visits=[Visit(node="a", source="a")])
+    await store.save(session, state, turn, SCENARIO)
+    stored = await store.load("s")
+    assert stored is not None and stored.state == state and stored.config == session
     assert 3590 < stored.ttl_s <= 3600
-    assert await store.get_state("other") is None
+    records = await store.records("s")
+    assert [h.message for h in records.history] == ["안녕", "x", "y"]
+    assert records.transcript == first.transcript + turn.transcript
+    assert records.transitions == [("a", "a")]
+    assert await store.load("other") is None
+
+
+async def test_every_key_of_a_session_shares_the_state_ttl(store: RedisStore) -> None:
+    turn = Records(transcript=[row(1, None, "y")], visits=[Visit(node="a")])
+    await store.save(config(), DialogueState(current_node="a"), turn, SCENARIO, new=True)
+    redis = store._redis
+    for kind in ("config", "state", "transcript", "visits"):
+        ttl = await redis.ttl(store._key(kind, "s"))
+        assert 3590 < ttl <= 3600, kind
+    assert await redis.ttl(store._key("scenario", SCENARIO.fingerprint)) > 24 * 3600 - 10
+
+
+async def test_config_ttl_caps_every_renewal(store: RedisStore) -> None:
+    nearly_a_day_ago = config(created_at=time.time() - 24 * 3600 + 100)
+    await store.save(
+        nearly_a_day_ago, DialogueState(current_node="a"), Records(), SCENARIO, new=True
+    )
+    ttl = await store._redis.ttl(store._key("state", "s"))
+    assert 90 <= ttl <= 100
+
+
+async def test_records_are_trimmed_to_the_limits(redis_url: str) -> None:
+    store = RedisStore(
+        redis_url, prefix=f"t{uuid.uuid4().hex[:8]}", limits=RecordLimits(history=4, transcript=2)
+    )
+    session = config()
+    await store.save(session, DialogueState(current_node="a"), Records(), SCENARIO, new=True)
+    for turn in range(10):
+        appended = Records(transcript=[row(turn, f"u{turn}", f"r{turn}")])
+        await store.save(session, DialogueState(current_node="a"), appended, SCENARIO)
+    records = await store.records("s")
+    assert [h.message for h in records.history] == ["u8", "r8", "u9", "r9"]
+    assert [r.turn for r in records.transcript] == [8, 9]
+    assert await store._redis.llen(store._key("transcript", "s")) == 4
+    await store.aclose()
 
 
 async def test_state_expires_in_redis(redis_url: str) -> None:
     store = RedisStore(redis_url, prefix=f"t{uuid.uuid4().hex[:8]}", state_ttl_s=1)
-    await store.put_state("s", DialogueState(current_node="a"))
-    assert await store.get_state("s") is not None
+    turn = Records(transcript=[row(1, None, "y")])
+    await store.save(config(), DialogueState(current_node="a"), turn, SCENARIO, new=True)
+    assert await store.load("s") is not None
     await asyncio.sleep(1.1)
-    assert await store.get_state("s") is None
+    assert await store.load("s") is None
+    assert await store._redis.exists(*(store._key(k, "s") for k in ("config", "transcript"))) == 0
     await store.aclose()
+
+
+async def test_a_worker_without_the_scenario_loads_it_from_redis_once(redis_url: str) -> None:
+    settings = Settings(DIALOGKIT_REDIS_URL=redis_url)
+    one = Engine(settings, router=OfflineRouter(), skills=RecordingSkills())
+    two = Engine(settings, router=OfflineRouter(), skills=RecordingSkills())
+    session = await one.astart(make_graph(NODES), bot_first=True)
+    assert len(two.scenarios) == 0
+    await two.amessage(session.id, "hello")
+    cached = two.scenarios.get(SCENARIO.fingerprint)
+    assert cached is not None
+    await two.amessage(session.id, "again")
+    assert two.scenarios.get(SCENARIO.fingerprint) is cached
+    await one.aclose()
+    await two.aclose()
 
 
 async def test_lock_serializes_across_store_instances(redis_url: str) -> None:
@@ -97,3 +164,15 @@ async def test_two_engines_share_sessions_through_redis(redis_url: str) -> None:
         await two.amessage("missing", "hi")
     await one.aclose()
     await two.aclose()
+
+
+async def test_a_turn_saved_after_its_config_vanished_writes_it_again(store: RedisStore) -> None:
+    session = config()
+    await store.save(session, DialogueState(current_node="a"), Records(), SCENARIO, new=True)
+    await store._redis.delete(
+        store._key("config", "s"), store._key("scenario", SCENARIO.fingerprint)
+    )
+    await store.save(session, DialogueState(current_node="a", turn_count=5), Records(), SCENARIO)
+    stored = await store.load("s")
+    assert stored is not None and stored.state.turn_count == 5
+    assert await store.scenario(SCENARIO.fingerprint) is not None
