@@ -58,6 +58,7 @@ schema: $(STAMP)
 ## Every benchmark; each prints the ratio it is judged by (figures: benchmarks/README.md).
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.turns
+	$(BIN)/python -m benchmarks.evaluate
 	$(BIN)/python -m benchmarks.scaling
 	$(BIN)/python -m benchmarks.memory
 	$(BIN)/python -m benchmarks.server

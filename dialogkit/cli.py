@@ -123,6 +123,12 @@ def _chat(args: argparse.Namespace) -> int:
     return chat(args.scenario, llm=args.llm, server=args.server)
 
 
+def _eval(args: argparse.Namespace) -> int:
+    from dialogkit.evaluate.cli import run_eval
+
+    return run_eval(args)
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -210,6 +216,31 @@ def build_parser() -> argparse.ArgumentParser:
         "(with its path prefix, if any); default: run the session in this process",
     )
     chat.set_defaults(handler=_chat)
+
+    evaluation = commands.add_parser(
+        "eval", help="simulate users and measure a scenario across model choices"
+    )
+    evaluation.add_argument("scenario", metavar="SCENARIO", help="a scenario file or name")
+    evaluation.add_argument("--users", type=int, default=100, help="goals to sample")
+    evaluation.add_argument("--persona", default="mix", help="a persona, or mix")
+    evaluation.add_argument("--models", default="offline", help="comma-separated model choices")
+    evaluation.add_argument("--repeats", type=int, default=1, help="trials per goal (pass^k)")
+    evaluation.add_argument("--seed", default="0")
+    evaluation.add_argument("--concurrency", type=int, default=16)
+    evaluation.add_argument("--max-turns", type=int, default=30)
+    evaluation.add_argument("--server", default=None, help="URL of a deployed service")
+    evaluation.add_argument(
+        "--skill-runtime",
+        choices=["embedded"],
+        default=None,
+        help="run the reference skill runtime in-process (else SKILL_RUNTIME_BASE_URL)",
+    )
+    evaluation.add_argument("--out", default=None, help="folder to save the results in")
+    evaluation.add_argument(
+        "--min-success", type=float, default=None, help="exit 1 if any model is below this"
+    )
+    evaluation.add_argument("--no-progress", action="store_true")
+    evaluation.set_defaults(handler=_eval)
     return parser
 
 

@@ -104,6 +104,25 @@ class Settings(BaseSettings):
         description="Listen backlog of `dialogkit serve`: Sanic's 100 resets bursts of clients.",
     )
     redis_url: str = Field("", alias="DIALOGKIT_REDIS_URL")
+    redis_max_connections: int = Field(
+        256,
+        alias="DIALOGKIT_REDIS_MAX_CONNECTIONS",
+        gt=0,
+        description="Connections per worker; a request past them waits for one (never fails).",
+    )
+    redis_pool_timeout_s: float = Field(
+        10.0,
+        alias="DIALOGKIT_REDIS_POOL_TIMEOUT_S",
+        gt=0,
+        description="How long a request waits for a free Redis connection.",
+    )
+    redis_lock_ttl_s: float = Field(
+        10.0,
+        alias="DIALOGKIT_REDIS_LOCK_TTL_S",
+        gt=0,
+        description="Lifetime of a session lock between renewals: how long a dead worker's "
+        "lock outlives it.",
+    )
     state_ttl_s: int = Field(3600, alias="DIALOGKIT_STATE_TTL_S", gt=0)
     config_ttl_s: int = Field(24 * 3600, alias="DIALOGKIT_CONFIG_TTL_S", gt=0)
     history_limit: int = Field(

@@ -80,6 +80,10 @@ SAFETY: dict[str, Any] = {
     "FALLBACK_ERROR_FORMAT": "json",
 }
 
+IDEMPOTENCY_KEY = "Idempotency-Key"
+"""Optional header of ``POST /v1/message``: a retry with the same key gets the saved reply."""
+MAX_IDEMPOTENCY_KEY_CHARS = 255
+
 _app_numbers = itertools.count(1)
 
 
@@ -258,8 +262,11 @@ def _api_blueprint(
         text, confidence = body.message_input.text, body.message_input.confidence
         if len(text) > settings.max_utterance_chars:
             raise too_long(["message_input", "text"], text, settings.max_utterance_chars)
+        key = request.headers.get(IDEMPOTENCY_KEY) or None
+        if key is not None and len(key) > MAX_IDEMPOTENCY_KEY_CHARS:
+            raise too_long([IDEMPOTENCY_KEY], key, MAX_IDEMPOTENCY_KEY_CHARS, source="header")
         try:
-            reply = await engine.amessage(body.session_id, text, confidence)
+            reply = await engine.amessage(body.session_id, text, confidence, idempotency_key=key)
         except SessionNotFound:
             raise DetailError(404, SESSION_NOT_FOUND) from None
         except Exception:
@@ -355,7 +362,9 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
     "message": {
         "summary": "Send one user utterance",
         "description": "Only session_id, message_input.text and message_input.confidence "
-        "are used. Turns of one session are serialized.",
+        "are used. Turns of one session are serialized. An optional `Idempotency-Key` header "
+        "(up to 255 characters; an addition to the contract) makes a retry of the same turn "
+        "answer the saved reply instead of applying the message twice.",
         "body": ChatbotRequest,
         "responses": {
             200: (ChatbotMessageResponse, "The bot reply; error=true on an internal failure"),

@@ -115,14 +115,17 @@ def _prefix(text: str) -> str:
     return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "..."
 
 
-def too_long(loc: list[str | int], value: str, limit: int) -> RequestBodyInvalid:
+def too_long(
+    loc: list[str | int], value: str, limit: int, *, source: str = "body"
+) -> RequestBodyInvalid:
     """The 422 pydantic would give for a string over ``max_length``, for a limit set at run
-    time (a setting), which the wire model cannot declare."""
+    time (a setting), which the wire model cannot declare; ``source`` is ``body`` or
+    ``header``."""
     return RequestBodyInvalid(
         [
             ValidationErrorItem(
                 type="string_too_long",
-                loc=["body", *loc],
+                loc=[source, *loc],
                 msg=f"String should have at most {limit} characters",
                 input=_jsonable(value),
             )

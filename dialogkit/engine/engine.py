@@ -20,6 +20,7 @@ from dialogkit.engine.state import (
     Records,
     SessionConfig,
     TurnRecord,
+    history_of,
 )
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
@@ -38,6 +39,7 @@ from dialogkit.wire import (
     ChatbotSessionUser,
     CompletionOptions,
     HistoryEntry,
+    dump_json,
 )
 
 if TYPE_CHECKING:
@@ -176,18 +178,37 @@ class Engine(ClosingMixin, AsyncClosingMixin):
 
     # ----------------------------------------------------------------- turns
 
-    async def amessage(self, session_id: str, text: str, confidence: float = 0.0) -> Reply:
+    async def amessage(
+        self,
+        session_id: str,
+        text: str,
+        confidence: float = 0.0,
+        *,
+        idempotency_key: str | None = None,
+    ) -> Reply:
         """Process one user message; raises ``SessionNotFound`` for unknown or expired ids.
 
         Internal failures do not raise: they answer ``error=True`` with empty fields and
-        leave the stored state exactly as it was.
+        leave the stored state exactly as it was. With an ``idempotency_key``, the reply is
+        saved with the turn, and a message sent again with the same key gets that reply back
+        instead of a second turn (a client retrying a turn whose answer it never received).
         """
         started = time.perf_counter()
         async with self.store.lock(session_id):
             stored = await self._load(session_id)
+            if idempotency_key:
+                saved = await self.store.saved_reply(session_id, idempotency_key)
+                if saved is not None:
+                    return Reply.model_validate_json(saved)
             scenario = await self._scenario_of(stored.config)
             return await self._run(
-                stored.config, scenario, stored.state, started, text=text, confidence=confidence
+                stored.config,
+                scenario,
+                stored.state,
+                started,
+                text=text,
+                confidence=confidence,
+                idempotency_key=idempotency_key,
             )
 
     def message(self, session_id: str, text: str, confidence: float = 0.0) -> Reply:
@@ -203,6 +224,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         opening: bool = False,
         text: str = "",
         confidence: float = 0.0,
+        idempotency_key: str | None = None,
     ) -> Reply:
         node_before = state.current_node
         # The deadline counts from the request's arrival, so time spent waiting for the
@@ -262,8 +284,10 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             return Reply(error=True)
         elapsed_ms = (time.perf_counter() - started) * 1000
         trace = turn.record(outcome, node_before, elapsed_ms)
-        await self.store.save(config, state, turn.records, scenario, new=opening)
-        reply = await self._reply(config, state, outcome.reply, started)
+        # The reply is built before the save, so that it can be saved with the turn.
+        reply = await self._reply(config, state, outcome.reply, started, pending=turn.records)
+        saved = (idempotency_key, dump_json(reply)) if idempotency_key else None
+        await self.store.save(config, state, turn.records, scenario, new=opening, reply=saved)
         reply.trace = trace
         return reply
 
@@ -291,15 +315,26 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         return fallback
 
     async def _reply(
-        self, config: SessionConfig, state: DialogueState, text: str, started: float | None
+        self,
+        config: SessionConfig,
+        state: DialogueState,
+        text: str,
+        started: float | None,
+        *,
+        pending: Records | None = None,
     ) -> Reply:
+        """The reply of a turn; ``pending`` are the records the turn is about to save."""
         final = None
         if state.session_complete:
             options = config.completion_options
             history = None
             if options.include_history:
                 records = await self.store.records(config.session_id, "history")
-                history = [HistoryEntry(role=h.role, message=h.message) for h in records.history]
+                entries = records.history
+                if pending is not None:
+                    limit = self.store.limits.history
+                    entries = [*entries, *history_of(pending.transcript)][-limit:]
+                history = [HistoryEntry(role=h.role, message=h.message) for h in entries]
             final = ChatbotFinalData(
                 end_reason=end_reason(state),
                 slots=dict(state.slots) if options.include_slots else None,
@@ -433,6 +468,10 @@ def _default_store(settings: Settings) -> SessionStore:
             config_ttl_s=config_ttl_s,
             limits=limits,
             lock_timeout_s=lock_lifetime_s(settings),
+            lock_wait_s=settings.turn_deadline_s,
+            lock_ttl_s=settings.redis_lock_ttl_s,
+            max_connections=settings.redis_max_connections,
+            pool_timeout_s=settings.redis_pool_timeout_s,
         )
     return MemoryStore(state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s, limits=limits)
 

@@ -66,7 +66,7 @@ class ModelCaller:
         *,
         model: str,
         messages: list[ChatCompletionMessageParam],
-        purpose: Literal["nlu", "nlg"],
+        purpose: Literal["nlu", "nlg", "simulated_user"],
         usage: Usage,
         parse: Callable[[str], T],
         response_format: dict[str, Any] | None = None,

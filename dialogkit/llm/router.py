@@ -114,6 +114,11 @@ class ModelRouter:
         serves it."""
         return is_offline(model) or model in self._replayed or self.endpoint(model) is not None
 
+    def caller(self, model: str) -> ModelCaller | None:
+        """What sends ``model``'s chat completions (None: offline, or nobody serves it), for
+        callers besides NLU and NLG such as model-played simulated users."""
+        return self._caller(model)
+
     def _caller(self, model: str) -> ModelCaller | None:
         if is_offline(model) or not self.serves(model):
             return None

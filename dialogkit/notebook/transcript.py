@@ -13,12 +13,16 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
 from dialogkit.engine.session import Reply
 from dialogkit.engine.state import TurnRecord
+from dialogkit.errors import DialogkitError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Transcript", "TranscriptRow"]
 
@@ -123,6 +127,16 @@ class Transcript:
     def to_rows(self) -> list[dict[str, Any]]:
         """One plain dict per turn, with the keys of ``TranscriptRow`` in order."""
         return [row.model_dump() for row in self.rows]
+
+    def to_pandas(self) -> pd.DataFrame:
+        """One row per turn, the columns of ``TranscriptRow`` (needs the ``research`` extra)."""
+        try:
+            import pandas
+        except ImportError as exc:
+            raise DialogkitError(
+                "to_pandas needs pandas: pip install 'dialogkit[research]'."
+            ) from exc
+        return pandas.DataFrame(self.to_rows(), columns=list(COLUMNS))
 
     def to_jsonl(self, target: Target) -> None:
         """Write one JSON object per line (UTF-8, non-ASCII kept as is)."""

@@ -88,10 +88,16 @@ class SessionStore(Protocol):
         scenario: Scenario,
         *,
         new: bool = False,
+        reply: tuple[str, bytes] | None = None,
     ) -> float:
         """Replace the state, append ``records`` and renew every TTL of the session; returns
         the state's new expiry time. ``new`` also writes the config and keeps the scenario
-        under its fingerprint (a session whose config vanished mid-turn is written again)."""
+        under its fingerprint (a session whose config vanished mid-turn is written again).
+        ``reply`` is ``(idempotency key, reply JSON)``, saved with the state, all or nothing."""
+        ...
+
+    async def saved_reply(self, session_id: str, key: str) -> bytes | None:
+        """The reply JSON saved for idempotency ``key`` in the session, if any."""
         ...
 
     async def load(self, session_id: str) -> StoredSession | None:

@@ -35,6 +35,9 @@ from dialogkit.store.base import (
 from dialogkit.store.expiry import ExpiryWheel
 from dialogkit.wire import dump_json
 
+REPLIES_KEPT = 64
+"""Idempotency keys remembered per session: a client retries its last few turns, not more."""
+
 
 @dataclass(slots=True, eq=False)
 class _Log:
@@ -68,6 +71,8 @@ class _Entry:
     state_expires_at: float = 0.0
     transcript: _Log = field(default_factory=_Log)
     visits: _Log = field(default_factory=_Log)
+    replies: dict[str, bytes] | None = None
+    """Replies of turns sent with an idempotency key, by key (the most recent ones)."""
 
     @property
     def expires_at(self) -> float:
@@ -108,6 +113,7 @@ class MemoryStore:
         scenario: Scenario,
         *,
         new: bool = False,
+        reply: tuple[str, bytes] | None = None,
     ) -> float:
         now = self._clock()
         self.sweep(now)
@@ -122,6 +128,11 @@ class MemoryStore:
         for kind, items in encode_records(records):
             log = entry.transcript if kind == "transcript" else entry.visits
             log.extend(items, self.limits.rows)
+        if reply is not None:
+            replies = entry.replies = entry.replies or {}
+            replies[reply[0]] = reply[1]
+            if len(replies) > REPLIES_KEPT:
+                del replies[next(iter(replies))]
         self._expiry.schedule(session_id, entry.expires_at)
         return entry.state_expires_at
 
@@ -150,6 +161,10 @@ class MemoryStore:
             entry.state_expires_at,
             entry.state_expires_at - now,
         )
+
+    async def saved_reply(self, session_id: str, key: str) -> bytes | None:
+        entry = self._live(session_id, self._clock())
+        return None if entry is None or entry.replies is None else entry.replies.get(key)
 
     async def records(self, session_id: str, *kinds: RecordKind) -> Records:
         entry = self._live(session_id, self._clock())

@@ -14,21 +14,42 @@ refreshed whenever a new session uses them; workers keep them parsed in their sc
 
 The per-session lock is a Redis lock (``SET NX PX`` with a random token, released by a
 token-checked script), created fresh for every acquisition because redis-py keeps a lock's
-token on the lock object. Its lifetime must outlast the slowest turn (model and skill timeouts
-included), so it defaults to 120 s.
+token on the lock object. It lives ``lock_ttl_s`` (10 s) and is renewed while its turn runs,
+for at most ``lock_timeout_s`` (the turn deadline and its grace): a worker that dies leaves its
+lock for at most ``lock_ttl_s``, and a turn that hangs cannot keep it past its deadline. Saves
+are *fenced*: a turn saves only while its lock token is still the one in Redis (``WATCH`` on
+the lock key), so a turn that lost its lock can never overwrite the turn of a worker that took
+the lock after it.
+
+A turn sent with an idempotency key saves its reply in the same transaction as its state
+(``reply:ID:KEY``, with the session's TTL), so a retry of a turn whose answer was lost gets the
+saved answer instead of a second turn.
+
+Connections come from a blocking pool (``max_connections``, waiting up to ``pool_timeout_s``
+for a free one rather than failing), with health checks and retries on connection errors, so
+a Redis restart costs a reconnect, not an error.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 
-from redis.asyncio import Redis
-from redis.exceptions import LockError
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.lock import Lock
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import LockError, WatchError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from dialogkit.engine.state import (
     DialogueState,
@@ -37,6 +58,7 @@ from dialogkit.engine.state import (
     SessionConfig,
 )
 from dialogkit.errors import DialogkitError
+from dialogkit.logsafe import escape
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import (
     CONFIG_TTL_S,
@@ -52,9 +74,34 @@ from dialogkit.wire import dump_json
 
 logger = logging.getLogger("dialogkit.store")
 
+LOCK_POLL_S = 0.01
+"""How often a waiting turn retries a busy session's lock (redis-py's default is 0.1 s)."""
+
+_HELD: ContextVar[Mapping[str, bytes] | None] = ContextVar("dialogkit_redis_locks", default=None)
+"""The lock tokens the current task holds, by session id: what ``save`` fences on."""
+
 
 class SessionBusy(DialogkitError):
     """Another worker held the session's lock for longer than the wait allowed."""
+
+
+class LockLost(DialogkitError):
+    """A turn's session lock expired or was taken over before it saved; nothing was saved."""
+
+
+def connect(url: str, *, max_connections: int, pool_timeout_s: float) -> Redis:
+    """A client whose pool waits for a free connection and survives a Redis restart."""
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=max_connections,
+        timeout=pool_timeout_s,
+        health_check_interval=30,
+        socket_connect_timeout=5,
+        socket_keepalive=True,
+        retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=1.0), retries=5),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError, ConnectionResetError],
+    )
+    return Redis.from_pool(pool)  # closing the client closes its pool
 
 
 class RedisStore:
@@ -70,9 +117,14 @@ class RedisStore:
         limits: RecordLimits | None = None,
         lock_timeout_s: float = 120.0,
         lock_wait_s: float = 120.0,
+        lock_ttl_s: float = 10.0,
+        max_connections: int = 256,
+        pool_timeout_s: float = 10.0,
     ) -> None:
         self._redis: Redis = (
-            Redis.from_url(url_or_client) if isinstance(url_or_client, str) else url_or_client
+            connect(url_or_client, max_connections=max_connections, pool_timeout_s=pool_timeout_s)
+            if isinstance(url_or_client, str)
+            else url_or_client
         )
         self._prefix = prefix
         self.state_ttl_s = state_ttl_s
@@ -80,6 +132,7 @@ class RedisStore:
         self.limits = limits or RecordLimits()
         self._lock_timeout_s = lock_timeout_s
         self._lock_wait_s = lock_wait_s
+        self._lock_ttl_s = min(lock_ttl_s, lock_timeout_s)
 
     def _key(self, kind: str, name: str) -> str:
         return f"{self._prefix}:{kind}:{name}"
@@ -94,6 +147,7 @@ class RedisStore:
         scenario: Scenario,
         *,
         new: bool = False,
+        reply: tuple[str, bytes] | None = None,
     ) -> float:
         session_id = config.session_id
         now = time.time()
@@ -101,7 +155,15 @@ class RedisStore:
         config_key = self._key("config", session_id)
         if new:
             await self._keep_scenario(scenario)  # before the session can be seen
+        token = (_HELD.get() or {}).get(session_id)
+        lock_key = self._key("lock", session_id)
         async with self._redis.pipeline(transaction=True) as pipe:
+            if token is not None:
+                # Fenced: the transaction runs only if the lock is still this turn's.
+                await pipe.watch(lock_key)
+                if await pipe.get(lock_key) != token:
+                    raise LockLost(f"the lock of session {session_id!r} was lost before saving")
+                pipe.multi()  # type: ignore[no-untyped-call]
             if new:
                 pipe.set(config_key, dump_json(config), px=ttl_ms)
             else:
@@ -113,12 +175,27 @@ class RedisStore:
                 pipe.ltrim(key, -self.limits.rows, -1)
             for kind in STORED_KINDS:
                 pipe.pexpire(self._key(kind, session_id), ttl_ms)
-            replies = await pipe.execute()
+            if reply is not None:
+                pipe.set(self._reply_key(session_id, reply[0]), reply[1], px=ttl_ms)
+            try:
+                replies = await pipe.execute()
+            except WatchError:
+                raise LockLost(
+                    f"the lock of session {session_id!r} was taken over before saving"
+                ) from None
         if not replies[0]:
             # Its config expired while the turn ran: write it (and its scenario) again.
             await self._keep_scenario(scenario)
             await self._redis.set(config_key, dump_json(config), px=ttl_ms)
         return now + ttl_ms / 1000
+
+    async def saved_reply(self, session_id: str, key: str) -> bytes | None:
+        raw: Any = await self._redis.get(self._reply_key(session_id, key))
+        return None if raw is None else bytes(raw)
+
+    def _reply_key(self, session_id: str, key: str) -> str:
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return self._key("reply", f"{session_id}:{digest}")
 
     def _ttl_ms(self, config: SessionConfig, now: float) -> int:
         config_left = config.created_at + self.config_ttl_s - now
@@ -168,22 +245,49 @@ class RedisStore:
     async def lock(self, session_id: str) -> AsyncIterator[None]:
         lock = self._redis.lock(
             self._key("lock", session_id),
-            timeout=self._lock_timeout_s,
+            timeout=self._lock_ttl_s,
             blocking_timeout=self._lock_wait_s,
+            sleep=LOCK_POLL_S,
             thread_local=False,
         )
         if not await lock.acquire():
             raise SessionBusy(f"Session {session_id!r} is busy in another worker; try again.")
+        token: bytes = lock.local.token
+        held = _HELD.set({**(_HELD.get() or {}), session_id: token})
+        renewal = asyncio.create_task(self._renew(lock, session_id))
         try:
             yield
         finally:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
+            _HELD.reset(held)
             try:
                 await lock.release()
             except LockError:
                 logger.warning(
-                    "the lock of session %s expired before the turn ended; raise lock_timeout_s",
-                    session_id,
+                    "the lock of session %s expired before the turn ended", escape(session_id)
                 )
+
+    async def _renew(self, lock: Lock, session_id: str) -> None:
+        """Keep the lock alive while its turn runs, but not past ``lock_timeout_s``."""
+        ends = time.monotonic() + self._lock_timeout_s
+        while True:
+            await asyncio.sleep(self._lock_ttl_s / 3)
+            left = ends - time.monotonic()
+            if left <= 0:
+                logger.warning(
+                    "session %s: a turn outlived its deadline; its lock is no longer renewed",
+                    escape(session_id),
+                )
+                return
+            try:
+                await lock.extend(min(self._lock_ttl_s, left), replace_ttl=True)
+            except LockError:
+                logger.warning("session %s: its lock was lost mid-turn", escape(session_id))
+                return
+            except (RedisConnectionError, RedisTimeoutError) as exc:
+                logger.warning("session %s: could not renew its lock: %s", escape(session_id), exc)
 
     async def aclose(self) -> None:
         await self._redis.aclose()

@@ -9,6 +9,7 @@ from dialogkit.testing.openai_server import (
     ScriptedOpenAIServer,
 )
 from dialogkit.testing.skill_runtime import RecordingSkillRuntime, SkillReply
+from dialogkit.testing.stand_in import StandInModel, StandInServer
 
 __all__ = [
     "Completion",
@@ -18,4 +19,6 @@ __all__ = [
     "RecordingSkillRuntime",
     "ScriptedOpenAIServer",
     "SkillReply",
+    "StandInModel",
+    "StandInServer",
 ]

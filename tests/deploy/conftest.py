@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.store.conftest import redis_url  # noqa: F401  (the real redis-server fixture)
+from tests.store.conftest import redis_server, redis_url  # noqa: F401  (real redis-server fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 40.0

@@ -39,6 +39,8 @@ def kernel_environment() -> dict[str, str]:
     env = {name: value for name, value in os.environ.items() if name not in ENVIRONMENT}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"
+    env["DIALOGKIT_NOTEBOOK_USERS"] = "60"  # notebook 05 simulates 1,000 users when run by hand
+    env["MPLBACKEND"] = "Agg"
     return env
 
 
@@ -48,6 +50,7 @@ def test_every_notebook_is_committed_without_outputs() -> None:
         "02-write-your-own-scenario.ipynb",
         "03-remote-service.ipynb",
         "04-compare-models.ipynb",
+        "05-simulate-and-evaluate.ipynb",
     ]
     for path in NOTEBOOKS:
         notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]

@@ -1,0 +1,101 @@
+"""The scenario graph as a simulated user plans over it: which moves lead towards a goal node.
+
+Edges come from a node's ``next_nodes`` and ``default_next``, its turn limit, and the global
+transitions (which apply at every node). A terminal node ends the session, so routes never
+pass *through* one. Distances are counted in edges; a node from which the goal cannot be
+reached has no distance.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from dialogkit.scenario.model import Node, Transition
+from dialogkit.scenario.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One way out of a node: through a transition, or by ``default_next`` (no transition)."""
+
+    source: str
+    target: str
+    transition: Transition | None = None
+
+
+class Routes:
+    """Edges and distances of one scenario; build with ``routes_of`` (cached per scenario)."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        graph = scenario.document.graph
+        known = {node.id for node in scenario.nodes}
+        self.edges: dict[str, list[Edge]] = {}
+        for node in scenario.nodes:
+            edges = [
+                Edge(node.id, t.target, t)
+                for t in (*node.next_nodes, *graph.global_transitions)
+                if t.target in known
+            ]
+            for fallback in (node.params.turn_limit_next, node.default_next):
+                if fallback in known and fallback is not None:
+                    edges.append(Edge(node.id, fallback))
+            self.edges[node.id] = [] if node.terminal else edges
+        self._distances: dict[str, dict[str, int]] = {}
+
+    def distances_to(self, goal: str) -> dict[str, int]:
+        """Edges from each node to ``goal`` on the shortest route (absent: unreachable)."""
+        cached = self._distances.get(goal)
+        if cached is not None:
+            return cached
+        incoming: dict[str, list[str]] = {}
+        for edges in self.edges.values():
+            for edge in edges:
+                incoming.setdefault(edge.target, []).append(edge.source)
+        distances = {goal: 0}
+        queue = deque([goal])
+        while queue:
+            current = queue.popleft()
+            for source in incoming.get(current, []):
+                if source not in distances:
+                    distances[source] = distances[current] + 1
+                    queue.append(source)
+        self._distances[goal] = distances
+        return distances
+
+    def reachable(self, start: str) -> dict[str, int]:
+        """Edges from ``start`` to each node it can reach."""
+        distances = {start: 0}
+        queue = deque([start])
+        while queue:
+            current = queue.popleft()
+            for edge in self.edges.get(current, []):
+                if edge.target not in distances:
+                    distances[edge.target] = distances[current] + 1
+                    queue.append(edge.target)
+        return distances
+
+    def ends(self) -> list[Node]:
+        """Terminal nodes reachable from the entry, the farthest first (then in file order).
+
+        The farthest end is the one a scenario is built for (an order placed, a card issued);
+        nearer ones are usually ways out (goodbye, cancel).
+        """
+        distances = self.reachable(self.scenario.entry)
+        terminals = [n for n in self.scenario.nodes if n.terminal and n.id in distances]
+        return sorted(terminals, key=lambda node: -distances[node.id])
+
+
+_CACHE_SIZE = 32
+_ROUTES: dict[str, Routes] = {}
+
+
+def routes_of(scenario: Scenario) -> Routes:
+    """The routes of ``scenario``, computed once per scenario content."""
+    found = _ROUTES.get(scenario.fingerprint)
+    if found is None:
+        if len(_ROUTES) >= _CACHE_SIZE:
+            _ROUTES.pop(next(iter(_ROUTES)))
+        found = _ROUTES[scenario.fingerprint] = Routes(scenario)
+    return found

@@ -1,0 +1,291 @@
+"""``RuleUser``: an offline simulated user that answers what the bot asks, from its goal.
+
+At each turn it reads the node the session is at and the slots it holds. It answers the
+slot the node asks for; at a node that asks for nothing it picks the way out that brings it
+nearest to its goal's end node and says what that transition's condition listens for (an
+intent example, a slot value); when the bot understood a value wrongly it corrects it where
+the node accepts that slot. Personas change the wording, not the goal:
+
+- ``cooperative``: one value per answer, in any of the goal's wordings;
+- ``terse``: the shortest wording;
+- ``over_informative``: every distinctive value it still has to give, in one utterance;
+- ``self_correcting``: sometimes names a wrong enum value first, then corrects it;
+- ``noisy``: typos, low STT confidence, silence and off-topic remarks on some turns.
+
+Everything random comes from the user's own ``random.Random(seed)``: the same goal, persona
+and seed say the same things against the same bot.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from dialogkit.evaluate.goal import Goal, draw_value, same_value
+from dialogkit.evaluate.language import (
+    CONNECTOR,
+    CORRECTION,
+    OFF_TOPIC,
+    builtin_examples,
+    supported,
+)
+from dialogkit.evaluate.routes import routes_of
+from dialogkit.evaluate.users import CONFIDENT, Persona, Situation, Utterance
+from dialogkit.nlu.entities import is_open
+from dialogkit.scenario.conditions import evaluate
+from dialogkit.scenario.model import AllOf, AnyOf, Condition, ConditionExpr, Node
+from dialogkit.scenario.scenario import Scenario
+
+NOISE_RATE = 0.3
+"""Share of a noisy user's turns that are typos, low-confidence audio, silence or off-topic."""
+MISTAKE_RATE = 0.5
+"""Chance that a self-correcting user first names a wrong value for an enum slot."""
+LOW_CONFIDENCE = -0.95
+"""Below the default STT threshold (-0.7): the engine's input gate rejects it."""
+
+
+class RuleUser:
+    """A seeded, deterministic simulated user; see the module docstring for personas."""
+
+    def __init__(self, goal: Goal, persona: Persona = "cooperative", seed: int | str = 0) -> None:
+        self.goal = goal
+        self.persona: Persona = persona
+        self._rng = random.Random(f"user:{seed}")
+        self._improvised: dict[str, tuple[Any, list[str]]] = {}
+        self._mistaken: set[str] = set()
+        self._leaving = False
+
+    async def respond(self, situation: Situation) -> Utterance | None:
+        return self.next(situation)
+
+    def next(self, situation: Situation) -> Utterance | None:
+        """The next utterance, or None to leave (the session is over, or the goal is lost)."""
+        if situation.reply.session_complete or self._leaving:
+            return None
+        text = self._intend(situation)
+        if self.persona == "noisy" and self._rng.random() < NOISE_RATE:
+            return self._noise(text, situation.scenario.language)
+        return Utterance(text)
+
+    # ----------------------------------------------------------------- what to say
+
+    def _intend(self, situation: Situation) -> str:
+        scenario, node = situation.scenario, situation.node
+        language = supported(scenario.language)
+        wrong = [
+            name
+            for name in self._wanted(scenario)
+            if situation.slots.get(name) not in (None, "")
+            and not same_value(situation.slots[name], self._value(scenario, name))
+        ]
+        expected = situation.expected_slot
+        fixable = [name for name in wrong if name in _listens_for(node)]
+        # An open slot (free text, a number) would take the correction as its answer.
+        if fixable and (expected is None or _distinctive(scenario, expected)):
+            phrase = self._phrase(scenario, fixable[0])
+            return CORRECTION[language].format(value=phrase)
+        if expected is not None:
+            return self._answer(situation, expected)
+        target = self.goal.end_node or _nearest_end(scenario, node)
+        if wrong and target is not None:
+            target = _nearest_listener(scenario, node, wrong[0]) or target
+        return self._move(situation, target)
+
+    def _answer(self, situation: Situation, name: str) -> str:
+        parts = [self._say(situation.scenario, name)]
+        if self.persona == "over_informative":
+            parts += [
+                self._say(situation.scenario, other)
+                for other in self._wanted(situation.scenario)
+                if other != name
+                and situation.slots.get(other) in (None, "")
+                and _distinctive(situation.scenario, other)
+            ]
+        return CONNECTOR[supported(situation.scenario.language)].join(parts)
+
+    def _say(self, scenario: Scenario, name: str) -> str:
+        """A value to give: the wanted one, or once a wrong one (self-correcting users)."""
+        slot = scenario.slot(name)
+        if (
+            self.persona == "self_correcting"
+            and slot is not None
+            and slot.type == "enum"
+            and name not in self._mistaken
+            and self._rng.random() < MISTAKE_RATE
+        ):
+            self._mistaken.add(name)
+            wanted = self._value(scenario, name)
+            others = [value for value in slot.values if value != wanted]
+            if others:
+                return self._rng.choice(others)
+        return self._phrase(scenario, name)
+
+    def _move(self, situation: Situation, target: str | None) -> str:
+        """Words for the way out of the node that leads nearest to ``target``."""
+        scenario, node = situation.scenario, situation.node
+        routes = routes_of(scenario)
+        distances = routes.distances_to(target) if target is not None else {}
+        candidates = sorted(
+            (edge for edge in routes.edges[node.id] if edge.target in distances),
+            key=lambda edge: distances[edge.target],
+        )
+        for edge in candidates:
+            if distances[edge.target] >= distances.get(node.id, len(distances) + 1):
+                break
+            if edge.transition is None:
+                return self._neutral(situation)
+            parts = self._satisfy(edge.transition.condition, situation)
+            if parts is not None:
+                joined = CONNECTOR[supported(scenario.language)].join(parts)
+                return joined or self._neutral(situation)
+        # No way forward: the goal cannot be reached from here. Say goodbye, then leave.
+        self._leaving = True
+        return self._intent_example(scenario, "goodbye") or "bye"
+
+    def _neutral(self, situation: Situation) -> str:
+        """Something on topic that fires no particular transition: the values still to give."""
+        scenario = situation.scenario
+        listens = _listens_for(situation.node)
+        parts = [
+            self._say(scenario, name)
+            for name in self._wanted(scenario)
+            if name in listens and situation.slots.get(name) in (None, "")
+        ]
+        if parts:
+            return CONNECTOR[supported(scenario.language)].join(parts)
+        return self._intent_example(scenario, "affirm") or "ok"
+
+    def _satisfy(self, condition: ConditionExpr | None, situation: Situation) -> list[str] | None:
+        """Phrases that make ``condition`` true, or None when the user cannot make it so.
+
+        Conditions on what the user cannot say (context, turn counters) are assumed to hold;
+        conditions on slots are read from the session.
+        """
+        if condition is None:
+            return []
+        if isinstance(condition, AllOf):
+            parts: list[str] = []
+            for item in condition.all:
+                found = self._satisfy(item, situation)
+                if found is None:
+                    return None
+                parts += found
+            return parts
+        if isinstance(condition, AnyOf):
+            for item in condition.any:
+                found = self._satisfy(item, situation)
+                if found is not None:
+                    return found
+            return None
+        if not isinstance(condition, Condition):
+            return []
+        return self._satisfy_one(condition, situation)
+
+    def _satisfy_one(self, condition: Condition, situation: Situation) -> list[str] | None:
+        scenario = situation.scenario
+        root, _, rest = condition.field.partition(".")
+        operator, value = condition.operator, condition.value
+        if root == "slots":
+            holds = evaluate(condition, {"slots": situation.slots})
+            return [] if holds else None
+        if condition.field == "nlu.intent" and operator in {"equals", "in"}:
+            for intent in value if isinstance(value, list) else [value]:
+                example = self._intent_example(scenario, str(intent))
+                if example:
+                    return [example]
+            return None
+        if root == "nlu" and rest.startswith("entities."):
+            name = rest.removeprefix("entities.")
+            if operator == "not_exists" or scenario.slot(name) is None:
+                return [] if operator == "not_exists" else None
+            if operator in {"equals", "in"}:
+                allowed = value if isinstance(value, list) else [value]
+                mine = self._value(scenario, name)
+                return [self._phrase(scenario, name) if mine in allowed else str(allowed[0])]
+            return [self._phrase(scenario, name)]
+        if condition.field == "input.text" and operator == "contains":
+            return [str(value)]
+        if root in {"nlu", "input"}:
+            return None
+        return []
+
+    # ----------------------------------------------------------------- values and words
+
+    def _wanted(self, scenario: Scenario) -> list[str]:
+        return [*self.goal.slots, *(n for n in self._improvised if n not in self.goal.slots)]
+
+    def _value(self, scenario: Scenario, name: str) -> Any:
+        if name in self.goal.slots:
+            return self.goal.slots[name]
+        return self._improvise(scenario, name)[0]
+
+    def _phrase(self, scenario: Scenario, name: str) -> str:
+        phrasings = self.goal.phrasings(name) or self._improvise(scenario, name)[1]
+        if self.persona == "terse":
+            return min(phrasings, key=len)
+        return self._rng.choice(phrasings)
+
+    def _improvise(self, scenario: Scenario, name: str) -> tuple[Any, list[str]]:
+        """A value for a slot the goal does not name, drawn once and then kept."""
+        if name not in self._improvised:
+            slot = scenario.slot(name)
+            drawn = draw_value(slot, scenario.language, self._rng) if slot is not None else None
+            self._improvised[name] = drawn or ("", [""])
+        return self._improvised[name]
+
+    def _intent_example(self, scenario: Scenario, intent: str) -> str:
+        declared = scenario.document.intents.get(intent)
+        examples = list(declared.examples) if declared and declared.examples else []
+        examples = examples or builtin_examples(intent, scenario.language)
+        if not examples and declared is not None:
+            examples = list(declared.keywords)
+        if not examples:
+            return ""
+        if self.persona == "terse":
+            return min(examples, key=len)
+        return self._rng.choice(examples)
+
+    def _noise(self, text: str, language: str) -> Utterance:
+        roll = self._rng.random()
+        if roll < 0.35 and len(text) > 2:
+            return Utterance(_typo(text, self._rng))
+        if roll < 0.6:
+            return Utterance(text, LOW_CONFIDENCE)
+        if roll < 0.8:
+            return Utterance("")
+        return Utterance(self._rng.choice(OFF_TOPIC[supported(language)]), CONFIDENT)
+
+
+def _typo(text: str, rng: random.Random) -> str:
+    """Swap two neighbouring characters (or double one, in scripts without spaces)."""
+    index = rng.randrange(len(text) - 1)
+    if text.isascii():
+        return text[:index] + text[index + 1] + text[index] + text[index + 2 :]
+    return text[: index + 1] + text[index] + text[index + 1 :]
+
+
+def _listens_for(node: Node) -> set[str]:
+    """Slots the node fills from what the user says."""
+    return {*node.collect_slots, *node.accept_slots}
+
+
+def _distinctive(scenario: Scenario, name: str) -> bool:
+    slot = scenario.slot(name)
+    return slot is not None and not is_open(slot)
+
+
+def _nearest_end(scenario: Scenario, node: Node) -> str | None:
+    reachable = routes_of(scenario).reachable(node.id)
+    ends = [n.id for n in scenario.nodes if n.terminal and n.id in reachable]
+    return min(ends, key=lambda end: reachable[end]) if ends else None
+
+
+def _nearest_listener(scenario: Scenario, node: Node, slot: str) -> str | None:
+    """The nearest other node that fills ``slot`` from speech (to correct it there)."""
+    reachable = routes_of(scenario).reachable(node.id)
+    listeners = [
+        n.id
+        for n in scenario.nodes
+        if n.id != node.id and n.id in reachable and slot in _listens_for(n) and not n.terminal
+    ]
+    return min(listeners, key=lambda found: reachable[found]) if listeners else None

@@ -1,0 +1,179 @@
+"""Two ``dialogkit serve`` workers on one real Redis, under load and under faults.
+
+- 1,000 concurrent turns spread over both workers: no error, every turn count exact.
+- A worker killed with SIGKILL mid-load: clients retry on the other worker with the same
+  ``Idempotency-Key``; every turn is applied exactly once, and the dead worker's locks do not
+  hold the sessions up.
+- A Redis restart: the next turn answers 200 (a reconnect), never 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.deploy.conftest import ServerProcess, free_port, running
+from tests.helpers import make_graph
+from tests.store.conftest import RedisServer
+
+GRAPH = make_graph(
+    [
+        {
+            "id": "talk",
+            "description": "Say anything, forever.",
+            "responses": {"default": "Go on."},
+            "next_nodes": [{"action": "stay"}],
+        }
+    ],
+    bot_first=True,
+)
+LOCK_TTL_S = "1"
+
+
+def workers(
+    stack: ExitStack, redis_url: str, tmp_path: Path, count: int = 2
+) -> list[ServerProcess]:
+    env = {"DIALOGKIT_REDIS_URL": redis_url, "DIALOGKIT_REDIS_LOCK_TTL_S": LOCK_TTL_S}
+    started = []
+    for _ in range(count):
+        port = free_port()
+        command = ["dialogkit", "serve", "--host", "127.0.0.1", "--port", str(port)]
+        started.append(stack.enter_context(running(command, port, tmp_path, env)))
+    return started
+
+
+@pytest.fixture
+def two_workers(redis_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    with ExitStack() as stack:
+        yield workers(stack, redis_url, tmp_path)
+
+
+async def open_session(http: httpx.AsyncClient, url: str) -> str:
+    opened = await http.post(f"{url}/v1/session/json", json={"scenario_graph": GRAPH})
+    assert opened.status_code == 200, opened.text
+    session_id: str = opened.json()["session_id"]
+    return session_id
+
+
+async def send(
+    http: httpx.AsyncClient, url: str, session_id: str, text: str, key: str | None = None
+) -> dict[str, Any]:
+    headers = {"Idempotency-Key": key} if key else {}
+    body = {"session_id": session_id, "message_input": {"text": text}}
+    response = await http.post(f"{url}/v1/message", json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    reply: dict[str, Any] = response.json()
+    assert reply["error"] is False, reply
+    return reply
+
+
+@pytest.mark.timeout(240)
+def test_a_thousand_concurrent_turns_over_two_workers(two_workers: list[ServerProcess]) -> None:
+    urls = [server.base_url for server in two_workers]
+    sessions, per_session = 100, 10
+
+    async def drive() -> None:
+        limits = httpx.Limits(max_connections=1000, max_keepalive_connections=200)
+        async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+            ids = await asyncio.gather(*(open_session(http, urls[n % 2]) for n in range(sessions)))
+            replies = await asyncio.gather(
+                *(
+                    send(http, urls[(n + turn) % 2], session_id, f"turn {turn}")
+                    for n, session_id in enumerate(ids)
+                    for turn in range(per_session)
+                )
+            )
+            counts: dict[str, list[int]] = {}
+            for reply in replies:
+                counts.setdefault(reply["session_id"], []).append(reply["turn_count"])
+            assert len(replies) == sessions * per_session
+            for session_id in ids:
+                assert sorted(counts[session_id]) == list(range(2, 2 + per_session))
+                info = (await http.get(f"{urls[1]}/v1/session/{session_id}")).json()
+                assert info["turn_count"] == 1 + per_session
+
+    asyncio.run(drive())
+
+
+@pytest.mark.timeout(240)
+def test_a_worker_killed_mid_load_loses_no_turn_and_applies_none_twice(
+    two_workers: list[ServerProcess],
+) -> None:
+    doomed, survivor = two_workers
+    sessions, steps = 20, 8
+    retried: list[str] = []
+
+    async def turn(http: httpx.AsyncClient, session_id: str, step: int, first: str) -> int:
+        """One turn, retried with the same key on the other worker when a worker fails."""
+        key = f"{session_id}:{step}"
+        order = [first, survivor.base_url]
+        for attempt in range(40):
+            url = order[min(attempt, 1)]
+            try:
+                reply = await send(http, url, session_id, f"step {step}", key)
+                count: int = reply["turn_count"]
+                return count
+            except httpx.TransportError:
+                retried.append(key)
+                await asyncio.sleep(0.05)
+        raise AssertionError(f"turn {key} never got through")
+
+    async def drive() -> None:
+        async with httpx.AsyncClient(timeout=30) as http:
+            ids = [await open_session(http, survivor.base_url) for _ in range(sessions)]
+            halfway = asyncio.Event()
+            done = 0
+
+            async def converse(index: int, session_id: str) -> list[int]:
+                nonlocal done
+                counts = []
+                for step in range(steps):
+                    first = doomed.base_url if (index + step) % 2 else survivor.base_url
+                    counts.append(await turn(http, session_id, step, first))
+                    done += 1
+                    if done >= sessions * steps // 3:
+                        halfway.set()
+                return counts
+
+            async def kill() -> None:
+                await halfway.wait()
+                os.kill(doomed.process.pid, signal.SIGKILL)
+
+            results = await asyncio.gather(
+                kill(), *(converse(n, session_id) for n, session_id in enumerate(ids))
+            )
+            for session_id, counts in zip(ids, results[1:], strict=True):
+                # Each step applied once: the opening is turn 1, step k is turn k + 2.
+                assert counts == list(range(2, 2 + steps)), (session_id, counts)
+                info = (await http.get(f"{survivor.base_url}/v1/session/{session_id}")).json()
+                assert info["turn_count"] == 1 + steps
+
+    asyncio.run(drive())
+    assert doomed.process.wait(timeout=10) == -signal.SIGKILL
+    assert retried, "the kill should have interrupted some turns"
+
+
+@pytest.mark.timeout(120)
+def test_a_redis_restart_answers_the_next_turn_not_a_500(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    with ExitStack() as stack:
+        (server,) = workers(stack, redis_server.url, tmp_path, count=1)
+
+        async def drive() -> None:
+            async with httpx.AsyncClient(timeout=30) as http:
+                session_id = await open_session(http, server.base_url)
+                assert (await send(http, server.base_url, session_id, "one"))["turn_count"] == 2
+                redis_server.restart()  # the append-only file keeps the session
+                after = await send(http, server.base_url, session_id, "two")
+                assert after["turn_count"] == 3
+
+        asyncio.run(drive())
