@@ -34,7 +34,7 @@ from dialogkit.nlu.numbers import words_as_digits
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
-from dialogkit.scenario.patterns import CompiledPattern
+from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
 from dialogkit.scenario.scenario import Scenario
 
 INTENT_THRESHOLD: Final = 0.5
@@ -65,6 +65,11 @@ DIALOGUE_ACTS: Final = {
     "thanks": "thanks",
 }
 _PARTICLE = re.compile(r"^(?:은|는|이|가|을|를|요|\s+is)?[\s?？:,.]*")
+BEST_KEPT: Final = 4096
+"""Utterances whose best intent a scenario's index remembers (per node)."""
+BEST_TEXT_CHARS: Final = 80
+"""Only short utterances are remembered: they are the ones that recur, and the memory stays
+bounded."""
 SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
 """A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
 
@@ -119,6 +124,8 @@ class IntentMatcher:
     examples: tuple[Example, ...]
     exact: frozenset[str]
     """The normalized examples: an utterance equal to one of them scores 1."""
+    linear: bool
+    """Every pattern runs on RE2, so a score never depends on a search's time budget."""
     name_words: tuple[str, ...] = ()
 
     @classmethod
@@ -143,6 +150,7 @@ class IntentMatcher:
             else None,
             examples=examples,
             exact=frozenset(example.text for example in examples),
+            linear=all(linear_pattern(pattern) is not None for pattern in intent.patterns),
             name_words=_name_words(implied_name),
         )
 
@@ -215,6 +223,23 @@ class RuleIndex:
             for example in matcher.examples[: len(self.intents[name].examples)]:
                 self.exact.setdefault(example.text, name)
         self._candidates: dict[str, tuple[str, ...]] = {}
+        self._rememberable: dict[str, bool] = {}
+        self.best: dict[tuple[str, str], tuple[str | None, float]] = {}
+        """(node, utterance) -> its best intent and score, for the last ``BEST_KEPT`` texts."""
+
+    def rememberable(self, node_id: str) -> bool:
+        """Whether the node's best intent is a pure function of the text: not when a
+        lookaround pattern, which gives up when a turn's search budget runs out, can decide."""
+        known = self._rememberable.get(node_id)
+        if known is None:
+            known = all(self.matchers[name].linear for name in self.candidates(node_id))
+            self._rememberable[node_id] = known
+        return known
+
+    def remember(self, key: tuple[str, str], best: tuple[str | None, float]) -> None:
+        if len(self.best) >= BEST_KEPT:
+            self.best.pop(next(iter(self.best)), None)  # the oldest first
+        self.best[key] = best
 
     def candidates(self, node_id: str) -> tuple[str, ...]:
         """The intents scored at ``node_id``, computed on first use."""
@@ -254,10 +279,7 @@ class RuleNLU:
         if said is not None and request.intents.get(said) is index.intents[said]:
             intent, confidence = said, 1.0
         else:
-            for name, matcher in self._matchers(request, index):
-                score = matcher.score(utterance)
-                if score > confidence:
-                    intent, confidence = name, score
+            intent, confidence = self._best(request, index, utterance)
         act = leading_act(text)
         if act is not None and act.act in request.intents and act.score > confidence:
             intent, confidence = act.act, act.score
@@ -300,6 +322,31 @@ class RuleNLU:
             else self._dialogue_act(question, intent, bool(entities)),
             source="rules",
         )
+
+    def _best(
+        self, request: NLURequest, index: RuleIndex, utterance: Utterance
+    ) -> tuple[str | None, float]:
+        """The best-scoring intent and its score. On the scenario's own intents the answer
+        depends only on the node and the text, so the index remembers it: short answers
+        ("네", "응", "아니요") come back in every session."""
+        key = (request.node.id, utterance.text)
+        own = (
+            len(utterance.text) <= BEST_TEXT_CHARS
+            and request.intents is index.intents
+            and request.scenario.has_node(request.node.id)
+            and index.rememberable(request.node.id)
+        )
+        known = index.best.get(key) if own else None
+        if known is not None:
+            return known
+        intent, confidence = None, 0.0
+        for name, matcher in self._matchers(request, index):
+            score = matcher.score(utterance)
+            if score > confidence:
+                intent, confidence = name, score
+        if own:
+            index.remember(key, (intent, confidence))
+        return intent, confidence
 
     @staticmethod
     def _matchers(request: NLURequest, index: RuleIndex) -> list[tuple[str, IntentMatcher]]:

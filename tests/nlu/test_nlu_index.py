@@ -123,3 +123,30 @@ def test_an_undeclared_intent_is_matched_by_the_words_of_its_name(
     request = at(scenario, "menu", text)
     found = RuleNLU().analyse(request).intent
     assert found == (intent.replace("account_close", "account-close") if intent else None)
+
+
+def test_a_recurring_short_utterance_is_scored_once_per_node(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scenario = Scenario.from_dict(chain(4))
+    scored: list[IntentMatcher] = []
+    original = IntentMatcher.score
+
+    def counting(self: IntentMatcher, utterance: Utterance) -> float:
+        scored.append(self)
+        return original(self, utterance)
+
+    monkeypatch.setattr(IntentMatcher, "score", counting)
+    first = RuleNLU().analyse(at(scenario, "n1", "step 1 please now"))
+    once = len(scored)
+    again = RuleNLU().analyse(at(scenario, "n1", "step 1 please now"))
+    assert again == first and first.intent == "go_1"
+    assert len(scored) == once
+    RuleNLU().analyse(at(scenario, "n2", "step 1 please now"))
+    assert len(scored) > once  # another node scores its own intents
+    long_text = "step 1 please now " * 10  # long texts rarely recur: never remembered
+    before = len(scored)
+    RuleNLU().analyse(at(scenario, "n1", long_text))
+    middle = len(scored)
+    RuleNLU().analyse(at(scenario, "n1", long_text))
+    assert len(scored) - middle == middle - before > 0
