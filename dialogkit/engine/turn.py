@@ -52,7 +52,7 @@ from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.morphology import keyword_in, normalize
 from dialogkit.nlu.result import NLUResult
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
-from dialogkit.scenario.conditions import evaluate
+from dialogkit.scenario.conditions import CompiledConditions
 from dialogkit.scenario.model import Node, Slot, Transition
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.scenario.templates import render, variants
@@ -194,8 +194,9 @@ class Turn:
 
     def _match(self, transitions: list[Transition]) -> Move | None:
         scope = self.scope()
+        conditions = self.scenario.derived(compiled_conditions)
         for transition in transitions:
-            if evaluate(transition.condition, scope):
+            if conditions.holds(transition.condition, scope):
                 return self._move_for(transition)
         return None
 
@@ -717,6 +718,11 @@ class Turn:
         )
         self.records.transcript.append(row)
         return row
+
+
+def compiled_conditions(scenario: Scenario) -> CompiledConditions:
+    """The scenario's transition conditions, compiled once (``Scenario.derived``)."""
+    return CompiledConditions(scenario.document)
 
 
 def initial_context(language: str, user: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from dialogkit.scenario.model import AllOf, AnyOf, Condition, ConditionExpr, Not
+from dialogkit.scenario.model import (
+    AllOf,
+    AnyOf,
+    Condition,
+    ConditionExpr,
+    Not,
+    ScenarioDocument,
+)
 from dialogkit.scenario.paths import MISSING, resolve
 from dialogkit.scenario.patterns import compile_pattern, linear_pattern
 
@@ -106,6 +113,53 @@ def _evaluate_condition(condition: Condition, scope: Mapping[str, Any]) -> bool:
     return operator(resolve(scope, condition.field), condition.value)
 
 
+Predicate = Callable[[Mapping[str, Any]], bool]
+
+
+def compile_condition(expr: ConditionExpr | None) -> Predicate:
+    """``expr`` as a function of the scope, holding exactly when ``evaluate`` says it does:
+    the tree is walked and each leaf's operator looked up once, not on every turn."""
+    if expr is None:
+        return lambda _scope: True
+    if isinstance(expr, AllOf):
+        every = tuple(compile_condition(item) for item in expr.all)
+        return lambda scope: all(part(scope) for part in every)
+    if isinstance(expr, AnyOf):
+        some = tuple(compile_condition(item) for item in expr.any)
+        return lambda scope: any(part(scope) for part in some)
+    if isinstance(expr, Not):
+        inner = compile_condition(expr.not_)
+        return lambda scope: not inner(scope)
+    operator = _OPERATORS.get(expr.operator)
+    if operator is None:
+        return lambda _scope: False
+    field, value = expr.field, expr.value
+    return lambda scope: operator(resolve(scope, field), value)
+
+
+class CompiledConditions:
+    """Every transition condition of a scenario compiled once (kept with the shared scenario:
+    a turn tests a dozen conditions, the same ones in every session)."""
+
+    def __init__(self, document: ScenarioDocument) -> None:
+        transitions = [
+            *document.graph.global_transitions,
+            *(t for node in document.graph.nodes for t in node.next_nodes),
+        ]
+        self._compiled = {
+            id(t.condition): (t.condition, compile_condition(t.condition))
+            for t in transitions
+            if t.condition is not None
+        }
+
+    def holds(self, expr: ConditionExpr | None, scope: Mapping[str, Any]) -> bool:
+        """``evaluate(expr, scope)``, compiled when ``expr`` belongs to the scenario."""
+        known = self._compiled.get(id(expr))
+        if known is not None and known[0] is expr:
+            return known[1](scope)
+        return evaluate(expr, scope)
+
+
 def iter_conditions(expr: ConditionExpr | None, path: str) -> list[tuple[Condition, str]]:
     """Every leaf condition of ``expr`` with its JSON path, for validation and NLU hints."""
     if expr is None:
@@ -127,4 +181,11 @@ def iter_conditions(expr: ConditionExpr | None, path: str) -> list[tuple[Conditi
     return [(expr, path)]
 
 
-__all__ = ["MISSING", "compile_pattern", "evaluate", "iter_conditions"]
+__all__ = [
+    "MISSING",
+    "CompiledConditions",
+    "compile_condition",
+    "compile_pattern",
+    "evaluate",
+    "iter_conditions",
+]

@@ -10,7 +10,7 @@ import pytest
 
 from dialogkit import Scenario, ScenarioError, ScenarioInvalid, ScenarioNotFound
 from dialogkit.cli import schema_json
-from dialogkit.scenario.conditions import evaluate
+from dialogkit.scenario.conditions import compile_condition, evaluate
 from dialogkit.scenario.model import AllOf, Condition, Transition
 from dialogkit.scenario.templates import render
 from tests.helpers import ROOT, make_graph
@@ -26,7 +26,11 @@ SCOPE: dict[str, Any] = {
 
 
 def cond(data: dict[str, Any]) -> bool:
-    return evaluate(Transition.model_validate({"target": "x", "condition": data}).condition, SCOPE)
+    """The condition evaluated, and compiled as the engine runs it: both must agree."""
+    expr = Transition.model_validate({"target": "x", "condition": data}).condition
+    held = evaluate(expr, SCOPE)
+    assert compile_condition(expr)(SCOPE) is held
+    return held
 
 
 @pytest.mark.parametrize(
@@ -80,6 +84,7 @@ def test_condition_operators(condition: dict[str, Any], expected: bool) -> None:
 
 def test_absent_condition_always_matches() -> None:
     assert evaluate(None, SCOPE)
+    assert compile_condition(None)(SCOPE)
 
 
 def test_nested_combinators_parse_to_models() -> None:
