@@ -180,11 +180,6 @@ class IntentMatcher:
         return best
 
 
-def score_intent(intent: Intent, text: str) -> float:
-    """How well ``text`` fits ``intent``, from 0 to 1."""
-    return IntentMatcher.of(intent).score(Utterance.of(text))
-
-
 def _name_words(name: str) -> tuple[str, ...]:
     words = [w for w in re.split(r"[_\-\s]+", name.lower()) if w]
     kept = [w for w in words if len(w) >= 3 and w not in NAME_FILLERS]
@@ -256,6 +251,15 @@ class RuleIndex:
         return known
 
 
+def _matcher(index: RuleIndex, name: str, definition: Intent) -> IntentMatcher:
+    """The prepared matcher of ``definition``; prepared now only when a caller passes an
+    intent the scenario does not hold."""
+    matcher = index.matchers.get(name)
+    if matcher is None or index.intents.get(name) is not definition:
+        matcher = IntentMatcher.of(definition)
+    return matcher
+
+
 def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     """A text slot the node accepts and that has a pattern is read like an asked-for slot,
     so a confirmation step can take "이름은 김민준이에요" as a correction."""
@@ -285,7 +289,8 @@ class RuleNLU:
             intent, confidence = act.act, act.score
         if intent == "thanks" and "goodbye" in request.intents:
             # A thank-you that also takes leave ("thanks, bye") is a closing.
-            closing = score_intent(request.intents["goodbye"], text)
+            goodbye = _matcher(index, "goodbye", request.intents["goodbye"])
+            closing = goodbye.score(utterance)
             if closing >= KEYWORD_SCORE:
                 intent, confidence = "goodbye", max(confidence, closing)
         if confidence <= INTENT_THRESHOLD:
@@ -366,14 +371,7 @@ class RuleNLU:
                 for n in request.intents
                 if usable is None or n in usable or n not in index.intents
             ]
-        chosen = []
-        for name in names:
-            definition = request.intents[name]
-            matcher = index.matchers.get(name)
-            if matcher is None or index.intents.get(name) is not definition:
-                matcher = IntentMatcher.of(definition)
-            chosen.append((name, matcher))
-        return chosen
+        return [(name, _matcher(index, name, request.intents[name])) for name in names]
 
     @staticmethod
     def _dialogue_act(question: bool, intent: str | None, has_entities: bool) -> str:
