@@ -70,18 +70,24 @@ def test_the_index_is_built_once_per_scenario_not_per_turn(
     assert sorted(built) == ["RuleIndex", "ScenarioIndex"]
 
 
-def test_a_large_graph_scores_only_the_intents_the_node_can_use(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    scenario = Scenario.from_dict(chain(1000))
-    scored: list[IntentMatcher] = []
+@pytest.fixture
+def scored(monkeypatch: pytest.MonkeyPatch) -> list[IntentMatcher]:
+    """Every intent matcher scored, in order."""
+    calls: list[IntentMatcher] = []
     original = IntentMatcher.score
 
     def counting(self: IntentMatcher, utterance: Utterance) -> float:
-        scored.append(self)
+        calls.append(self)
         return original(self, utterance)
 
     monkeypatch.setattr(IntentMatcher, "score", counting)
+    return calls
+
+
+def test_a_large_graph_scores_only_the_intents_the_node_can_use(
+    scored: list[IntentMatcher],
+) -> None:
+    scenario = Scenario.from_dict(chain(1000))
     request = at(scenario, "n500", "step 500 please now")
     result = RuleNLU().analyse(request)
     assert result.intent == "go_500"
@@ -126,17 +132,9 @@ def test_an_undeclared_intent_is_matched_by_the_words_of_its_name(
 
 
 def test_a_recurring_short_utterance_is_scored_once_per_node(
-    monkeypatch: pytest.MonkeyPatch,
+    scored: list[IntentMatcher],
 ) -> None:
     scenario = Scenario.from_dict(chain(4))
-    scored: list[IntentMatcher] = []
-    original = IntentMatcher.score
-
-    def counting(self: IntentMatcher, utterance: Utterance) -> float:
-        scored.append(self)
-        return original(self, utterance)
-
-    monkeypatch.setattr(IntentMatcher, "score", counting)
     first = RuleNLU().analyse(at(scenario, "n1", "step 1 please now"))
     once = len(scored)
     again = RuleNLU().analyse(at(scenario, "n1", "step 1 please now"))
