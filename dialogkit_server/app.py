@@ -26,10 +26,11 @@ from sanic.worker.loader import AppLoader
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
 from dialogkit.engine.readiness import readiness
-from dialogkit.errors import ScenarioError, ScenarioInvalid, SessionNotFound
+from dialogkit.errors import DialogkitError, ScenarioError, ScenarioInvalid, SessionNotFound
 from dialogkit.logsafe import escape
 from dialogkit.scenario import validate_document
 from dialogkit.scenario.problems import errors
+from dialogkit.scenario.registry import registered_names
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.wire import (
@@ -119,6 +120,7 @@ def create_app(
 
     config = Config(defaults={**LIMITS, **openapi.sanic_ext_config(TITLE, version)})
     app = Service(name or _unique_name(), config=config, error_handler=PublicErrorHandler())
+    app.ctx.engine = engine
     app.config.update(SAFETY)
     _check_deadline_fits(engine.settings, float(app.config.RESPONSE_TIMEOUT))
     openapi.extend(app)
@@ -517,8 +519,15 @@ def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
 
 
 async def _freeze_startup_objects(app: Sanic[Any, Any]) -> None:
-    """Move everything alive after start-up (modules, routes, models, the OpenAPI spec) out of
-    the collector's generations: full collections then scan only what requests create."""
+    """Move everything alive after start-up (modules, routes, models, the OpenAPI spec, the
+    registered scenarios and their indexes) out of the collector's generations: full
+    collections then scan only what requests create."""
+    engine: Engine = app.ctx.engine
+    for name in registered_names():
+        try:
+            engine.scenarios.by_name(name).index  # noqa: B018  (built now, before the freeze)
+        except DialogkitError as exc:
+            logger.warning("registered scenario %s could not be loaded: %s", escape(name), exc)
     gc.collect()
     gc.freeze()
 

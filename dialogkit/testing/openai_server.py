@@ -383,10 +383,20 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self._send_json(400, _error_body(ErrorReply(400, message)))
         else:
             scripted._enter()
+            self._answering = True
             try:
                 self._reply(request, scripted._next_reply(request))
             finally:
-                scripted._leave()
+                self._answered()
+
+    def _answered(self) -> None:
+        """The request stops counting as in flight once its answer is about to be written:
+        counting until the write returned would overlap with the client's next request,
+        which the client may send on another connection (another thread) as soon as it has
+        read the answer."""
+        if getattr(self, "_answering", False):
+            self._answering = False
+            self.server.scripted._leave()
 
     def _recorded(self, body: dict[str, Any]) -> RecordedRequest:
         headers = {name.lower(): value for name, value in self.headers.items()}
@@ -415,6 +425,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(body).encode(), "application/json")
 
     def _send(self, status: int, data: bytes, content_type: str) -> None:
+        self._answered()
         try:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
