@@ -8,8 +8,8 @@ with a message that says what to do, instead of failing later and intermittently
 Sanic's own server is told the worker count (``dialogkit serve --workers``) and refuses before
 it starts anything. An ASGI server (``uvicorn --workers``, ``hypercorn --workers``) does not tell
 the application; its workers are child processes of one supervisor, so each worker on the
-memory store claims an exclusive lock named after that supervisor: the first one holds it, any
-sibling fails its start-up.
+memory store claims a name derived from that supervisor: the first one holds it, any sibling
+fails its start-up.
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ import fcntl
 import logging
 import multiprocessing
 import os
+import socket
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from sanic import Sanic
 
@@ -54,20 +56,34 @@ def guard_store(app: Sanic[Any, Any], engine: Engine) -> None:
     app.before_server_start(claim)
 
 
-def claim_single_worker() -> int | None:
-    """Hold this supervisor's memory-store lock for the life of the process.
+def claim_single_worker() -> socket.socket | int | None:
+    """Hold this supervisor's memory-store claim for the life of the process.
 
     A process that is not a child (a single-process server, ``dialogkit serve``) claims
-    nothing. Returns the descriptor that keeps the lock; the lock ends with the process.
+    nothing. On Linux the claim is a socket bound in the abstract namespace, which the kernel
+    frees with the process and which leaves no file behind; elsewhere, an exclusive lock on a
+    file in the temporary folder. Returns what keeps the claim.
     """
     if multiprocessing.parent_process() is None:
         return None
-    path = Path(tempfile.gettempdir()) / f"dialogkit-memory-store-{os.getppid()}.lock"
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    name = f"dialogkit-memory-store-{os.getppid()}"
+    if sys.platform.startswith("linux"):
+        claim = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            claim.bind(f"\0{name}")
+        except OSError:
+            claim.close()
+            _refuse()
+        return claim
+    descriptor = os.open(Path(tempfile.gettempdir()) / f"{name}.lock", os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(descriptor)
-        logger.error(MEMORY_STORE_NOT_SHARED)
-        raise ConfigurationError(MEMORY_STORE_NOT_SHARED) from None
+        _refuse()
     return descriptor
+
+
+def _refuse() -> NoReturn:
+    logger.error(MEMORY_STORE_NOT_SHARED)
+    raise ConfigurationError(MEMORY_STORE_NOT_SHARED) from None
