@@ -25,7 +25,6 @@ import json
 import multiprocessing
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,7 @@ import aiohttp
 
 from dialogkit import Engine
 from dialogkit.settings import Settings
+from dialogkit.testing.processes import free_port
 
 GRAPH: dict[str, Any] = {
     "metadata": {"slug": "cards", "name": "Cards", "language": "en", "version": "1"},
@@ -332,12 +332,6 @@ async def through_http(model_port: int, service: str, n: int) -> Result:
     return Result("http", n, seconds, errors, counts.get("nlu", 0), counts.get("nlg", 0))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def _wait_for(url: str) -> None:
     async with aiohttp.ClientSession() as http:
         for _ in range(300):
@@ -352,7 +346,7 @@ async def _wait_for(url: str) -> None:
 
 
 def _start_service(model_port: int, log: IO[bytes]) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "OPENAI_BASE_URL": f"http://127.0.0.1:{model_port}/v1",

@@ -1,41 +1,31 @@
 """Real ASGI and Sanic server processes on 127.0.0.1 for the deployment tests.
 
 Each server is started the way a deployer starts it (``uvicorn ...``, ``hypercorn ...``,
-``dialogkit serve ...``) in its own process group, polled until ``GET /`` answers, and always
-stopped: terminated, then killed after a bounded wait.
+``dialogkit serve ...``) through ``dialogkit.testing.processes.serving``: polled until ``GET /``
+answers, and always stopped (interrupted, then killed after a bounded wait).
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
+from dialogkit.testing.processes import ServerDidNotStart, serving
 from tests.store.conftest import redis_server, redis_url  # noqa: F401  (real redis-server fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
-START_TIMEOUT_S = 40.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
 class ServerProcess:
-    process: subprocess.Popen[str]
+    process: subprocess.Popen[bytes]
     base_url: str
     log: Path
 
@@ -65,47 +55,16 @@ def module_command(command: Sequence[str]) -> list[str]:
 def running(
     command: Sequence[str], port: int, tmp_path: Path, env: dict[str, str] | None = None
 ) -> Iterator[ServerProcess]:
+    """``command`` serving on ``port`` until the block ends (see ``serving``)."""
     log = tmp_path / f"server-{port}.log"
-    with log.open("w") as sink:
-        process = subprocess.Popen(
-            module_command(command),
-            cwd=ROOT,
-            env=server_env(env),
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-    server = ServerProcess(process, f"http://127.0.0.1:{port}", log)
+    base_url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(server)
-        yield server
-    finally:
-        stop(process)
-
-
-def wait_until_up(server: ServerProcess) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            pytest.fail(f"server exited with {server.process.returncode}:\n{server.output()}")
-        try:
-            if httpx.get(f"{server.base_url}/", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"server did not answer within {START_TIMEOUT_S} s:\n{server.output()}")
-
-
-def stop(process: subprocess.Popen[str]) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
+        with serving(
+            module_command(command), f"{base_url}/", log, env=server_env(env), cwd=ROOT
+        ) as process:
+            yield ServerProcess(process, base_url, log)
+    except ServerDidNotStart as exc:
+        pytest.fail(str(exc))
 
 
 def run_to_exit(

@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.deploy.conftest import free_port, running
+from dialogkit.testing.processes import free_port
+from tests.deploy.conftest import running
 from tests.server.conftest import DEMO
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import free_port, running
+from dialogkit.testing.processes import free_port
+from tests.deploy.conftest import running
 
 
 def listen_backlog(port: int) -> int:

@@ -23,7 +23,8 @@ import httpx
 import pytest
 import yaml
 
-from tests.deploy.conftest import ROOT, free_port, running
+from dialogkit.testing.processes import free_port
+from tests.deploy.conftest import ROOT, running
 from tests.server.conftest import DEMO
 
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"

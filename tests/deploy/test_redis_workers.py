@@ -20,7 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.deploy.conftest import ServerProcess, free_port, running
+from dialogkit.testing.processes import free_port
+from tests.deploy.conftest import ServerProcess, running
 from tests.helpers import make_graph
 from tests.store.conftest import RedisServer
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from dialogkit.testing.processes import free_port
 from dialogkit_server.workers import MEMORY_STORE_NOT_SHARED
-from tests.deploy.conftest import free_port, run_to_exit, running
+from tests.deploy.conftest import run_to_exit, running
 from tests.server.conftest import DEMO
 
 REFUSING = [

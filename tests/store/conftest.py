@@ -16,18 +16,14 @@ from pathlib import Path
 
 import pytest
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from dialogkit.testing.processes import free_port
 
 
 class RedisServer:
     """A redis-server process on a free port of 127.0.0.1, data in ``folder``."""
 
     def __init__(self, binary: str, folder: Path, *, persistent: bool) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         persistence = ["--appendonly", "yes"] if persistent else ["--appendonly", "no"]
         self._command = [
