@@ -33,7 +33,8 @@ class Settings(BaseSettings):
     llm_models: str = Field(
         "",
         alias="DIALOGKIT_LLM_MODELS",
-        description="More model names OPENAI_BASE_URL serves, comma-separated.",
+        description="The only names OPENAI_BASE_URL serves besides the two defaults, "
+        "comma-separated; unset or `*`: any name.",
     )
     llm_timeout_s: float = Field(
         30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0, description="Read timeout of one call attempt."
