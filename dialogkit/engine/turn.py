@@ -122,8 +122,7 @@ class Turn:
             if move is not None:
                 if move.transition is not None:
                     self._apply_effects(move.transition)
-                landed = await self._enter(move.target, move)
-                reply = " ".join(part for part in (reply, landed) if part)
+                await self._enter(move.target, move, speak=False)
         self.state.turn_count = 1
         self._record_assistant(reply)
         self.state.last_reply = reply
@@ -304,8 +303,15 @@ class Turn:
         elif root == "context" and key and key not in ENGINE_CONTEXT_KEYS:
             self.state.context[key] = value
 
-    async def _enter(self, node_id: str, move: Move | None, *, greeting: bool = False) -> str:
-        """Enter a node: run its skill once, complete on terminal, reply, maybe pass on."""
+    async def _enter(
+        self, node_id: str, move: Move | None, *, greeting: bool = False, speak: bool = True
+    ) -> str:
+        """Enter a node: run its skill once, complete on terminal, reply, maybe pass on.
+
+        The bot-first greeting is the whole opening reply (the contract): the nodes entered
+        after it (passing on, or ``speak=False`` for the first-turn transition) run their
+        skills and effects but say nothing.
+        """
         parts: list[str] = []
         for _hop in range(MAX_PASS_THROUGH):
             source = self.state.current_node
@@ -320,8 +326,9 @@ class Turn:
             slots_done = bool(node.collect_slots) and not self._missing_slots(node)
             follow = self._pass_on(node, slots_done)
             silent = follow is not None and (slots_done or self._is_silent(node))
-            if not silent:
+            if speak and (greeting or not silent):
                 parts.append(await self._node_reply(node, greeting=greeting))
+            speak = speak and not greeting
             greeting = False
             if follow is None:
                 break
@@ -582,7 +589,7 @@ class Turn:
             )
         if greeting and not text:
             text = phrases.greeting(self.scenario.language)
-        if question and question not in text:
+        if question and question not in text and not (greeting and default):
             text = f"{text} {question}".strip()
         self.state.last_question = question or text
         return text

@@ -284,7 +284,7 @@ def test_skill_cases_reach_the_reference_runtime_or_a_closed_port(tmp_path: Path
         **base,
         "name": "down",
         "skill_runtime": "down",
-        "initial": {"reply": "The clock is broken. Done.", "error": False},
+        "initial": {"reply": "The clock is broken.", "error": False},
     }
     path = write_suite(tmp_path, [up, down], nodes=SKILL_NODES, global_transitions=[])
     code, output = run([path])
