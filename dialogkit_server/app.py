@@ -14,7 +14,7 @@ import gc
 import hmac
 import itertools
 import logging
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from importlib import metadata
 from types import SimpleNamespace
@@ -495,11 +495,14 @@ def serve(
     """
     settings = settings if settings is not None else Settings()
     workers_module.check_workers(workers, settings)
+    _log_to_console()
+    announce = _announcer(host, port)
     with ExitStack() as stack:
         if with_skill_runtime:
             settings = stack.enter_context(_skill_runtime(settings))
         if workers <= 1:
             app = _serving_app(settings)
+            app.after_server_start(announce)
             app.run(
                 host=host, port=port, single_process=True, debug=False, backlog=settings.backlog
             )
@@ -507,6 +510,7 @@ def serve(
         # Each worker builds its own app (and engine) from the same settings.
         loader = AppLoader(factory=functools.partial(_serving_app, settings))
         app = loader.load()
+        app.main_process_ready(announce)
         app.prepare(host=host, port=port, workers=workers, debug=False, backlog=settings.backlog)
         Sanic.serve(primary=app, app_loader=loader)
 
@@ -530,6 +534,31 @@ async def _freeze_startup_objects(app: Sanic[Any, Any]) -> None:
             logger.warning("registered scenario %s could not be loaded: %s", escape(name), exc)
     gc.collect()
     gc.freeze()
+
+
+def _log_to_console() -> None:
+    """Show dialogkit's start-up lines (the docs address, where models are served, the skill
+    runtime) beside Sanic's: Sanic configures its own loggers only, and without a handler
+    Python drops INFO lines."""
+    package = logging.getLogger("dialogkit")
+    if package.handlers or logging.getLogger().handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    package.addHandler(handler)
+    if package.level == logging.NOTSET:
+        package.setLevel(logging.INFO)
+
+
+def _announcer(host: str, port: int) -> Callable[[Sanic[Any, Any]], Awaitable[None]]:
+    """A listener that says where the API docs are, once the server listens."""
+    shown = "127.0.0.1" if host in ("", "0.0.0.0") else f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/docs"
+
+    async def announce(_app: Sanic[Any, Any]) -> None:
+        logger.info("serving; the API docs are at %s", url)
+
+    return announce
 
 
 @contextmanager
