@@ -14,7 +14,7 @@ import gc
 import hmac
 import itertools
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
 from importlib import metadata
 from types import SimpleNamespace
@@ -550,7 +550,7 @@ def _log_to_console() -> None:
         package.setLevel(logging.INFO)
 
 
-def _announcer(host: str, port: int) -> Callable[[Sanic[Any, Any]], Awaitable[None]]:
+def _announcer(host: str, port: int) -> Callable[[Sanic[Any, Any]], Coroutine[Any, Any, None]]:
     """A listener that says where the API docs are, once the server listens."""
     shown = "127.0.0.1" if host in ("", "0.0.0.0") else f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/docs"
