@@ -101,7 +101,7 @@ def _test(args: argparse.Namespace) -> int:
         # Skill failures are expected in "down" cases; the report says what matters.
         logging.getLogger("dialogkit").setLevel(logging.ERROR)
     paths = [Path(p) for p in (args.paths or ["scenarios"])]
-    return run_paths(paths, llm=args.llm, min_coverage=args.min_coverage)
+    return run_paths(paths, llm=args.llm, min_coverage=args.min_coverage, list_passed=args.verbose)
 
 
 def schema_json() -> str:
@@ -181,7 +181,12 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("paths", nargs="*", metavar="PATH")
     test.add_argument("--llm", default=None, help="run with this model instead of offline")
     test.add_argument("--min-coverage", type=float, default=0.0)
-    test.add_argument("-v", "--verbose", action="store_true", help="show engine warnings")
+    test.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list passing cases too, and show engine warnings",
+    )
     test.set_defaults(handler=_test)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of scenario files")
