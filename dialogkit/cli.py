@@ -16,6 +16,7 @@ from dialogkit.errors import (
     ScenarioNotFound,
 )
 from dialogkit.scenario.model import ScenarioDocument
+from dialogkit.scenario.problems import NEAR_MISS_KEY, Problem
 from dialogkit.scenario.registry import registered_names
 from dialogkit.scenario.scenario import Scenario
 
@@ -51,7 +52,9 @@ def _skills_serve(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     """One verdict line per scenario, then its problems; messages never repeat the file name,
     which starts the line. A target that names a file (a path or ``.json``) is read as one,
-    so a missing file is reported as missing, not as an unregistered name."""
+    so a missing file is reported as missing, not as an unregistered name. An unknown key one
+    edit away from a known one counts as an error here: the engine runs the graph without
+    that field, which is almost never what the author meant."""
     failed = 0
     for target in args.scenarios:
         try:
@@ -64,7 +67,7 @@ def _validate(args: argparse.Namespace) -> int:
             continue
         except ScenarioInvalid as exc:
             print(f"{target}: invalid, the graph cannot be parsed")
-            for problem in exc.problems:
+            for problem in map(_as_cli_finding, exc.problems):
                 print(f"  {problem}")
             failed += 1
             continue
@@ -72,7 +75,7 @@ def _validate(args: argparse.Namespace) -> int:
             print(f"{target}: {str(exc).removeprefix(f'{target}: ')}")
             failed += 1
             continue
-        problems = scenario.validate()
+        problems = [_as_cli_finding(problem) for problem in scenario.validate()]
         errors = [p for p in problems if p.severity == "error"]
         warnings = len(problems) - len(errors)
         failed += bool(errors) or (args.strict and bool(warnings))
@@ -81,6 +84,12 @@ def _validate(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"  {problem}")
     return 1 if failed else 0
+
+
+def _as_cli_finding(problem: Problem) -> Problem:
+    if problem.code == NEAR_MISS_KEY:
+        return problem.model_copy(update={"severity": "error"})
+    return problem
 
 
 def _not_found(target: str) -> str:
