@@ -24,7 +24,7 @@ from dialogkit.engine.state import (
 )
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
-from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound
+from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound, checked_options
 from dialogkit.logsafe import escape
 from dialogkit.scenario.cache import ScenarioCache
 from dialogkit.scenario.patterns import search_budget
@@ -126,25 +126,30 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         """
         loaded = self._scenario(scenario)
         loaded.ensure_valid()
-        session_user = ChatbotSessionUser.model_validate(user or {})
+        with checked_options("user"):
+            session_user = ChatbotSessionUser.model_validate(user or {})
         sent = session_user.sent_values()
         if "date_time" not in sent:
             sent["date_time"] = now_in(session_user.timezone)
         document = loaded.document
-        config = SessionConfig(
-            session_id=str(uuid.uuid4()),
-            scenario_key=loaded.fingerprint,
-            user=sent,
-            llm_choice=llm_choice,
-            nlu_llm_choice=nlu_llm_choice,
-            user_system_prompt=user_system_prompt,
-            bot_first=_first_of(bot_first, document.graph.bot_first, document.metadata.bot_first),
-            max_fallback_retries=max_fallback_retries,
-            stt_confidence_threshold=stt_confidence_threshold,
-            completion_options=CompletionOptions.model_validate(completion_options or {}),
-            hybrid_nlu=hybrid_nlu,
-            created_at=time.time(),
-        )
+        bot_first = _first_of(bot_first, document.graph.bot_first, document.metadata.bot_first)
+        with checked_options("completion_options"):
+            completion = CompletionOptions.model_validate(completion_options or {})
+        with checked_options():
+            config = SessionConfig(
+                session_id=str(uuid.uuid4()),
+                scenario_key=loaded.fingerprint,
+                user=sent,
+                llm_choice=llm_choice,
+                nlu_llm_choice=nlu_llm_choice,
+                user_system_prompt=user_system_prompt,
+                bot_first=bot_first,
+                max_fallback_retries=max_fallback_retries,
+                stt_confidence_threshold=stt_confidence_threshold,
+                completion_options=completion,
+                hybrid_nlu=hybrid_nlu,
+                created_at=time.time(),
+            )
         state = DialogueState(
             current_node=loaded.entry,
             context=initial_context(loaded.language, sent),
