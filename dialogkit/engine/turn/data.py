@@ -54,9 +54,13 @@ class Move:
 
 @dataclass(slots=True)
 class TurnOutcome:
+    """What a turn produced: its reply, the fallback it gave (if any), and what came in and
+    was understood (the transcript row's facts). The opening has no input."""
+
     reply: str
     fallback: FallbackKind | None = None
     nlu: NLUResult = field(default_factory=NLUResult)
+    turn_input: TurnInput = field(default_factory=TurnInput)
 
 
 @dataclass(slots=True, frozen=True)

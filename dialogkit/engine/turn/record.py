@@ -39,13 +39,10 @@ def record_visit(state: DialogueState, records: Records, node_id: str, source: s
 
 
 def transcript_row(
-    state: DialogueState,
-    turn_input: TurnInput,
-    outcome: TurnOutcome,
-    node_before: str,
-    latency_ms: float,
+    state: DialogueState, outcome: TurnOutcome, node_before: str, latency_ms: float
 ) -> TurnRecord:
     """The turn's transcript row (also the reply's trace)."""
+    turn_input = outcome.turn_input
     return TurnRecord(
         turn=state.turn_count,
         user_text=turn_input.text,

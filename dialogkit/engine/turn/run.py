@@ -29,7 +29,7 @@ from dialogkit.skills.base import SkillRunner
 class Turn:
     """One turn over a scenario, a session's configuration and a working copy of its state."""
 
-    __slots__ = ("records", "runtime", "state", "turn_input")
+    __slots__ = ("records", "runtime", "state")
 
     def __init__(
         self,
@@ -59,13 +59,13 @@ class Turn:
         self.state = state
         self.records = Records()
         """What this turn appends to the session's records (the state keeps recent windows)."""
-        self.turn_input = TurnInput()
 
     async def open(self) -> str:
         """The bot-first opening (turn_count becomes 1): greet at the entry node, then take
         its first-turn transition, so the session waits where the contract says."""
         state, scenario = self.state, self.runtime.scenario
-        moment = Moment(self.runtime, state, self.turn_input, NLUResult())
+        opening = TurnInput()  # no user message
+        moment = Moment(self.runtime, state, opening, NLUResult())
         entering = Entering(moment, Replies(moment), self.records)
         reply = await entering.enter(scenario.entry, None, greeting=True)
         if state.current_node == scenario.entry:
@@ -73,21 +73,21 @@ class Turn:
             if move is not None:
                 reply = _joined(reply, await entering.take(move))
         state.turn_count = 1
-        record_exchange(state, self.turn_input, reply)
+        record_exchange(state, opening, reply)
         state.last_reply = reply
         return reply
 
     async def message(self, text: str, confidence: float) -> TurnOutcome:
         """A user message: gate, understand, choose the move, accept its values, apply it."""
         runtime, state, scenario = self.runtime, self.state, self.runtime.scenario
-        self.turn_input = turn_input = TurnInput(text, confidence)
+        turn_input = TurnInput(text, confidence)
         node = scenario.node(state.current_node)
         spent = exhausted(node, runtime.config, state.fallback_retries)
 
         # 1. The input gate.
         stopped = gate(turn_input, runtime.config.stt_confidence_threshold, exhausted=spent)
         if stopped is not None:
-            return await self._fallback(stopped.kind, stopped.nlu)
+            return await self._fallback(stopped.kind, turn_input, stopped.nlu)
 
         # 2. Understanding.
         nlu = await understand(runtime, state, node, text)
@@ -109,7 +109,7 @@ class Turn:
             exhausted=spent,
         )
         if choice.move is None:
-            return await self._fallback("not_understood", nlu)
+            return await self._fallback("not_understood", turn_input, nlu)
 
         # 4. Accept its slot values and apply it (a closing that would abandon a
         #    confirmation is asked about first).
@@ -127,21 +127,23 @@ class Turn:
         reply = _joined(lead, reply)
         record_exchange(state, turn_input, reply)
         state.last_reply = reply
-        return TurnOutcome(reply=reply, nlu=nlu)
+        return TurnOutcome(reply=reply, nlu=nlu, turn_input=turn_input)
 
-    async def _fallback(self, kind: FallbackKind, nlu: NLUResult) -> TurnOutcome:
+    async def _fallback(
+        self, kind: FallbackKind, turn_input: TurnInput, nlu: NLUResult
+    ) -> TurnOutcome:
         """5. A re-ask that does not count as a turn and never repeats an earlier sentence."""
         state = self.state
-        moment = Moment(self.runtime, state, self.turn_input, nlu)
+        moment = Moment(self.runtime, state, turn_input, nlu)
         step = state.fallback_retries
         state.fallback_retries += 1
         reply = await Replies(moment).fallback(kind, moment.node, step)
-        record_exchange(state, self.turn_input, reply)
-        return TurnOutcome(reply=reply, fallback=kind, nlu=nlu)
+        record_exchange(state, turn_input, reply)
+        return TurnOutcome(reply=reply, fallback=kind, nlu=nlu, turn_input=turn_input)
 
     def record(self, outcome: TurnOutcome, node_before: str, latency_ms: float) -> TurnRecord:
         """Append the turn's transcript row; returns it (the reply's trace)."""
-        row = transcript_row(self.state, self.turn_input, outcome, node_before, latency_ms)
+        row = transcript_row(self.state, outcome, node_before, latency_ms)
         self.records.transcript.append(row)
         return row
 

@@ -36,10 +36,12 @@ def test_the_recent_windows_stay_bounded() -> None:
 def test_the_transcript_row_carries_the_input_the_understanding_and_the_path() -> None:
     working = state("b", turn_count=3)
     nlu = NLUResult(intent="affirm", entities={"x": 1}, dialogue_act="answer")
-    outcome = TurnOutcome(reply="Ok.", fallback=None, nlu=nlu)
-    row = transcript_row(working, TurnInput("yes", 0.4), outcome, "a", 1.23456)
+    outcome = TurnOutcome(reply="Ok.", nlu=nlu, turn_input=TurnInput("yes", 0.4))
+    row = transcript_row(working, outcome, "a", 1.23456)
     assert (row.turn, row.user_text, row.confidence, row.intent) == (3, "yes", 0.4, "affirm")
     assert (row.node_before, row.node_after, row.reply, row.latency_ms) == ("a", "b", "Ok.", 1.235)
     assert row.entities == {"x": 1} and row.entities is not nlu.entities
+    opening = transcript_row(working, TurnOutcome(reply="Hi."), "a", 0.0)
+    assert (opening.user_text, opening.confidence) == ("", None)
     assert TurnInput().scope() == {"text": "", "confidence": None}
     assert not TurnInput().sent and TurnInput("", 0.0).sent
