@@ -131,6 +131,12 @@ class Settings(BaseSettings):
         gt=0,
         description="History entries (and path steps) kept per session; older ones are dropped.",
     )
+    idempotency_replies: int = Field(
+        64,
+        alias="DIALOGKIT_IDEMPOTENCY_REPLIES",
+        gt=0,
+        description="Replies of Idempotency-Key turns kept per session (the most recent).",
+    )
     transcript_limit: int = Field(
         1000,
         alias="DIALOGKIT_TRANSCRIPT_LIMIT",

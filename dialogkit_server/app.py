@@ -26,7 +26,13 @@ from sanic.worker.loader import AppLoader
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
 from dialogkit.engine.readiness import readiness
-from dialogkit.errors import DialogkitError, ScenarioError, ScenarioInvalid, SessionNotFound
+from dialogkit.errors import (
+    DialogkitError,
+    IdempotencyKeyReused,
+    ScenarioError,
+    ScenarioInvalid,
+    SessionNotFound,
+)
 from dialogkit.logsafe import escape
 from dialogkit.scenario import validate_document
 from dialogkit.scenario.problems import errors
@@ -55,6 +61,7 @@ from dialogkit_server.errors import (
     PublicErrorHandler,
     dumps,
     json_answer,
+    key_reused,
     parse_body,
     register_error_handlers,
     too_long,
@@ -271,6 +278,8 @@ def _api_blueprint(
             reply = await engine.amessage(body.session_id, text, confidence, idempotency_key=key)
         except SessionNotFound:
             raise DetailError(404, SESSION_NOT_FOUND) from None
+        except IdempotencyKeyReused as exc:
+            raise key_reused(IDEMPOTENCY_KEY, exc.key) from None
         except Exception:
             # The contract's answer to an internal failure: 200 with error=true, no details.
             logger.exception("turn failed for session %s", escape(repr(body.session_id)))
@@ -366,7 +375,8 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
         "description": "Only session_id, message_input.text and message_input.confidence "
         "are used. Turns of one session are serialized. An optional `Idempotency-Key` header "
         "(up to 255 characters; an addition to the contract) makes a retry of the same turn "
-        "answer the saved reply instead of applying the message twice.",
+        "answer the saved reply instead of applying the message twice; the same key with a "
+        "different message is a 422 (`idempotency_key_reused`), never the saved reply.",
         "body": ChatbotRequest,
         "responses": {
             200: (ChatbotMessageResponse, "The bot reply; error=true on an internal failure"),
