@@ -96,6 +96,12 @@ class Settings(BaseSettings):
         alias="DIALOGKIT_ADMIN_TOKEN",
         description="When set, GET /v1/session/{id} needs `Authorization: Bearer <token>`.",
     )
+    ready_cache_s: float = Field(
+        5.0,
+        alias="DIALOGKIT_READY_CACHE_S",
+        ge=0,
+        description="How long GET /v1/ready answers from its last probe (per worker).",
+    )
     root_path: str = Field("", alias="DIALOGKIT_ROOT_PATH")
     backlog: int = Field(
         1024,

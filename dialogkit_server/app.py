@@ -25,7 +25,6 @@ from sanic.config import Config
 from sanic.worker.loader import AppLoader
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
-from dialogkit.engine.readiness import readiness
 from dialogkit.errors import (
     DialogkitError,
     IdempotencyKeyReused,
@@ -66,6 +65,7 @@ from dialogkit_server.errors import (
     register_error_handlers,
     too_long,
 )
+from dialogkit_server.ready import SharedProbe, public_form
 from dialogkit_server.rootpath import Service, normalize_root_path, public_root
 
 logger = logging.getLogger("dialogkit.server")
@@ -133,13 +133,14 @@ def create_app(
     openapi.extend(app)
     register_error_handlers(app)
 
+    probe = SharedProbe(engine, settings.ready_cache_s)  # one per worker, for every mount
     mounts = [""] if not root_path else ["", root_path]
     for index, prefix in enumerate(mounts):
         api = _api_blueprint(f"api{index}", prefix, engine, settings, version)
         docs = openapi.docs_blueprint(
             f"docs{index}", prefix=prefix, root_path=root_path, title=TITLE
         )
-        operations = _operations_blueprint(f"ops{index}", prefix, engine)
+        operations = _operations_blueprint(f"ops{index}", prefix, probe, settings)
         app.blueprint(api)
         app.blueprint(docs)
         app.blueprint(operations)
@@ -310,17 +311,21 @@ def _api_blueprint(
     return bp
 
 
-def _operations_blueprint(name: str, prefix: str, engine: Engine) -> Blueprint:
+def _operations_blueprint(
+    name: str, prefix: str, probe: SharedProbe, settings: Settings
+) -> Blueprint:
     """Routes for operators, outside the contract (and its OpenAPI document).
 
     ``GET /v1/ready`` answers 200 when the skill runtime, the model endpoints and the store
     can serve turns, else 503 naming what cannot; ``GET /`` stays the contract's liveness.
+    The detail of each check (addresses, errors) is shown only with the admin token.
     """
     bp = Blueprint(name, url_prefix=prefix or None)
 
     async def ready(request: Request) -> HTTPResponse:
-        report = await readiness(engine)
-        return json_answer(report.to_json(), 200 if report.ready else 503)
+        report = await probe.report()
+        body = report.to_json() if _is_admin(request, settings) else public_form(report)
+        return json_answer(body, 200 if report.ready else 503)
 
     bp.add_route(ready, "/v1/ready", methods=["GET"], name="ready")
     return bp
@@ -431,13 +436,21 @@ def _checked_scenario(graph: dict[str, Any]) -> Scenario:
     return scenario
 
 
+def _is_admin(request: Request, settings: Settings) -> bool:
+    """Whether the request carries ``Authorization: Bearer <DIALOGKIT_ADMIN_TOKEN>`` (never
+    when no token is set)."""
+    token = settings.admin_token
+    scheme, _, given = (request.headers.get("authorization") or "").partition(" ")
+    return bool(
+        token
+        and scheme.lower() == "bearer"
+        and hmac.compare_digest(given.strip().encode(), token.encode())
+    )
+
+
 def _check_admin(request: Request, settings: Settings) -> None:
     """With ``DIALOGKIT_ADMIN_TOKEN`` set, a request without that bearer token gets a 401."""
-    token = settings.admin_token
-    if not token:
-        return
-    scheme, _, given = (request.headers.get("authorization") or "").partition(" ")
-    if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode()):
+    if not settings.admin_token or _is_admin(request, settings):
         return
     raise DetailError(
         401,
