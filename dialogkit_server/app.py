@@ -65,6 +65,7 @@ from dialogkit_server.errors import (
     register_error_handlers,
     too_long,
 )
+from dialogkit_server.protocol import RequestClockProtocol
 from dialogkit_server.ready import SharedProbe, public_form
 from dialogkit_server.rootpath import Service, normalize_root_path, public_root
 
@@ -524,13 +525,25 @@ def serve(
         if workers <= 1:
             app = _serving_app(settings)
             app.run(
-                host=host, port=port, single_process=True, debug=False, backlog=settings.backlog
+                host=host,
+                port=port,
+                single_process=True,
+                debug=False,
+                backlog=settings.backlog,
+                protocol=RequestClockProtocol,
             )
             return
         # Each worker builds its own app (and engine) from the same settings.
         loader = AppLoader(factory=functools.partial(_serving_app, settings))
         app = loader.load()
-        app.prepare(host=host, port=port, workers=workers, debug=False, backlog=settings.backlog)
+        app.prepare(
+            host=host,
+            port=port,
+            workers=workers,
+            debug=False,
+            backlog=settings.backlog,
+            protocol=RequestClockProtocol,
+        )
         Sanic.serve(primary=app, app_loader=loader)
 
 
