@@ -94,7 +94,8 @@ class Settings(BaseSettings):
     admin_token: str = Field(
         "",
         alias="DIALOGKIT_ADMIN_TOKEN",
-        description="When set, GET /v1/session/{id} needs `Authorization: Bearer <token>`.",
+        description="When set, GET /v1/session/{id} needs `Authorization: Bearer <token>`, "
+        "and GET /v1/ready shows its check details to requests carrying it.",
     )
     ready_cache_s: float = Field(
         5.0,
