@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from importlib import metadata
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypedDict
 
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.config import Config
@@ -522,29 +522,32 @@ def serve(
     with ExitStack() as stack:
         if with_skill_runtime:
             settings = stack.enter_context(_skill_runtime(settings))
-        if workers <= 1:
-            app = _serving_app(settings)
-            app.run(
-                host=host,
-                port=port,
-                single_process=True,
-                debug=False,
-                backlog=settings.backlog,
-                protocol=RequestClockProtocol,
-            )
-            return
-        # Each worker builds its own app (and engine) from the same settings.
-        loader = AppLoader(factory=functools.partial(_serving_app, settings))
-        app = loader.load()
-        app.prepare(
+        # The request clock starts at a request's first byte (see dialogkit_server.protocol).
+        server = _ServerOptions(
             host=host,
             port=port,
-            workers=workers,
             debug=False,
             backlog=settings.backlog,
             protocol=RequestClockProtocol,
         )
+        if workers <= 1:
+            _serving_app(settings).run(single_process=True, **server)
+            return
+        # Each worker builds its own app (and engine) from the same settings.
+        loader = AppLoader(factory=functools.partial(_serving_app, settings))
+        app = loader.load()
+        app.prepare(workers=workers, **server)
         Sanic.serve(primary=app, app_loader=loader)
+
+
+class _ServerOptions(TypedDict):
+    """What ``app.run`` and ``app.prepare`` of ``serve`` share."""
+
+    host: str
+    port: int
+    debug: bool
+    backlog: int
+    protocol: type[asyncio.Protocol]
 
 
 def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
