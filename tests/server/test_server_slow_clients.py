@@ -69,7 +69,7 @@ def test_trickled_heads_are_closed_at_the_request_timeout(base: tuple[str, int])
             sock.close()
     assert len(closed_after) == CLIENTS, f"{CLIENTS - len(closed_after)} still open"
     # At the timeout, not at Sanic's next periodic check (every half timeout: 2 s later).
-    assert REQUEST_TIMEOUT_S - 0.5 <= min(closed_after.values())
+    assert min(closed_after.values()) >= REQUEST_TIMEOUT_S - 0.5
     assert max(closed_after.values()) < REQUEST_TIMEOUT_S + 0.75
 
 
