@@ -8,6 +8,7 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     │   ├── ScenarioNotFound     a name that is not registered, or a missing file
     │   └── ScenarioInvalid      a graph with error-severity problems
     ├── SessionNotFound          a session id that is unknown or whose state expired
+    ├── IdempotencyKeyReused     a turn's key sent again with a different message
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
     │   └── CassetteMiss         a replayed run made a call its cassette does not hold
@@ -75,6 +76,22 @@ class SessionNotFound(DialogkitError):
         self.status_code = status_code
         self.body = body
         super().__init__(f"Session not found: {session_id!r}")
+
+
+class IdempotencyKeyReused(DialogkitError):
+    """An idempotency key of a session was sent again with a different message.
+
+    A retry must repeat its turn exactly; answering the saved reply of another message would
+    tell the client that a message was applied when it was not.
+    """
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        shown = key if len(key) <= 80 else key[:80] + "..."
+        super().__init__(
+            f"Idempotency key {shown!r} was already used in this session for a different "
+            "message: send a new key with each new message, and the same message with a retry."
+        )
 
 
 class SkillError(DialogkitError):
