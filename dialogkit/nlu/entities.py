@@ -18,6 +18,7 @@ from dialogkit.nlu.acts import polarity
 from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import Target, closest, targets
+from dialogkit.nlu.kinds import DURATION_UNITS
 from dialogkit.nlu.numbers import (
     Quantity,
     digits_spoken,
@@ -94,22 +95,43 @@ _UNITS: Final[dict[str, tuple[str, float]]] = {
 """Slot units: the kind of quantity and the factor to that kind's base unit."""
 
 _CALENDAR: Final = frozenset(
-    {"clock", "minute", "second", "duration", "year", "month", "day", "week"}
+    {"clock", "minute", "second", "duration", "year", "month", "day", "week", "night"}
 )
 """Counters of times and dates: "7시" is never a party size."""
 
 
+_SPANS: Final[dict[str, tuple[str, float]]] = {
+    "night": ("days", 1.0),
+    "day": ("days", 1.0),
+    "week": ("days", 7.0),
+    "duration": ("seconds", 1.0),
+    "minute": ("seconds", 60.0),
+    "second": ("seconds", 1.0),
+}
+"""Counters of a span of time, by the base a duration slot's unit is kept in."""
+
+
 def _unit(slot: Slot) -> tuple[str, float] | None:
-    return _UNITS.get((slot.unit or "").strip().lower())
+    unit = (slot.unit or "").strip().lower()
+    return _UNITS.get(unit) or DURATION_UNITS.get(unit)
+
+
+def in_slot_unit(quantity: Quantity, slot: Slot) -> float | None:
+    """The quantity in the slot's unit; None when it measures something else."""
+    return _in_unit(quantity, _unit(slot))
 
 
 def _in_unit(quantity: Quantity, unit: tuple[str, float] | None) -> float | None:
-    """The quantity in the slot's unit; None when it measures something else."""
+    """The quantity in the unit; None when it measures something else."""
     if quantity.dimension is None:
         return quantity.value
     if unit is None:
         return None if quantity.dimension in _CALENDAR else quantity.value
     dimension, factor = unit
+    span = _SPANS.get(quantity.dimension)
+    if span is not None:
+        base, to_base = span
+        return quantity.value * quantity.factor * to_base / factor if base == dimension else None
     if quantity.dimension == dimension or (
         quantity.dimension == "kilo" and dimension in {"length", "mass"}
     ):
@@ -117,7 +139,7 @@ def _in_unit(quantity: Quantity, unit: tuple[str, float] | None) -> float | None
     return None
 
 
-def _exact(value: float) -> int | float:
+def exact(value: float) -> int | float:
     rounded = round(value, 9)
     return int(rounded) if float(rounded).is_integer() else rounded
 
@@ -139,9 +161,9 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
             continue
         counted = quantity.dimension is not None and unit is not None
         if counted:
-            return _exact(value)
+            return exact(value)
         if loose is INVALID:
-            loose = _exact(value)
+            loose = exact(value)
     return loose if expected else INVALID
 
 
@@ -293,7 +315,7 @@ def _in_slot_unit(text: str, unit: tuple[str, float]) -> str:
 
     def render(quantity: Quantity, _text: str) -> str | None:
         value = _in_unit(quantity, unit)
-        return None if value is None else plain(_exact(value))
+        return None if value is None else plain(exact(value))
 
     return rewrite(text, render)
 

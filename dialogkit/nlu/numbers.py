@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from dialogkit.nlu.lang import pattern
+
 # ----------------------------------------------------------------------------- atoms
 
 _DIGIT, _TEEN, _TENS, _SMALL, _BIG, _POINT = "digit", "teen", "tens", "small", "big", "point"
@@ -125,8 +127,17 @@ _KANA_PEOPLE: Final = frozenset(
     {"ひとり", "ふたり", "さんにん", "よにん", "ごにん", "ろくにん", "しちにん", "ななにん"}
     | {"はちにん", "きゅうにん", "じゅうにん"}
 )
-_ALONE: Final = re.compile(r"혼자|나\s*혼자|\bjust\s+(?:me|myself)\b|\bby\s+myself\b|\bonly\s+me\b")
-"""Words that count one person without a number."""
+
+
+def _alone() -> re.Pattern[str]:
+    """Words that count one person without a number ("just me", "혼자"), from the packs."""
+    return pattern("", "alone", lambda p: p.alone)
+
+
+def _with_companion() -> re.Pattern[str]:
+    """Words that count two people without a number ("me and my wife"), from the packs."""
+    return pattern("", "with_companion", lambda p: p.with_companion)
+
 
 _EN: Final = {
     "zero": (_DIGIT, 0),
@@ -175,7 +186,7 @@ def _alternation(words: object) -> str:
 
 _ATOM: Final = re.compile(
     r"(?P<arabic>\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|\d{1,24}(?:\.\d{1,12})?)"
-    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen)\b)|"
+    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen|week|night|day|fortnight)\b)|"
     + _alternation(_EN)
     + r")(?![a-z]))"
     + r"|(?P<native>"
@@ -204,6 +215,7 @@ _COUNTERS: Final[tuple[tuple[str, str, float], ...]] = (
     ("length", r"미터|메다|m(?![a-z])|メートル|met(?:er|re)s?", 1.0),
     ("mass", r"그램|g(?![a-z])|グラム|grams?", 1.0),
     ("duration", r"시간|時間|hours?|hrs?", 3600.0),
+    ("night", r"박(?=[\s\d,.!?~]|$|이|요|에|을|도|만|으로|정도|쯤)|泊|nights?", 1.0),
     ("clock", r"시(?!간|작)|時(?!間)|o'?clock|a\.?m\.?(?![a-z])|p\.?m\.?(?![a-z])", 1.0),
     ("minute", r"분|分|minutes?|mins?", 1.0),
     ("second", r"초|秒|seconds?|secs?", 1.0),
@@ -496,14 +508,20 @@ def _groups(text: str, atoms: list[_Atom]) -> list[list[_Atom]]:
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every number in ``text``, in order (``text`` as returned by ``normalize``)."""
     found: list[Quantity] = [
-        Quantity(1, m.start(), m.end(), m.end(), "people") for m in _ALONE.finditer(text)
+        Quantity(1, m.start(), m.end(), m.end(), "people") for m in _alone().finditer(text)
     ]
+    found.extend(
+        Quantity(2, m.start(), m.end(), m.end(), "people") for m in _with_companion().finditer(text)
+    )
+    spoken = tuple(found)  # "just the two of us" is one quantity, not also a "two"
     for group in _groups(text, _atoms(text)):
         quantity = _quantity(text, group)
         if quantity is None and len(group) > 1:
             # a group that does not read as one number may still hold one at its start
             quantity = _quantity(text, group[:1])
-        if quantity is not None:
+        if quantity is not None and not any(
+            said.start <= quantity.start < said.end for said in spoken
+        ):
             found.append(quantity)
     return tuple(sorted(found, key=lambda q: q.start))
 
@@ -540,7 +558,9 @@ def plain(value: float) -> str:
 def _as_digits(quantity: Quantity, text: str) -> str | None:
     if _WRITTEN.fullmatch(text, quantity.start, quantity.end):
         return None  # already digits: "05.03.02" stays a date, not 5.03
-    if _ALONE.fullmatch(text, quantity.start, quantity.end):
+    if _alone().fullmatch(text, quantity.start, quantity.end) or _with_companion().fullmatch(
+        text, quantity.start, quantity.end
+    ):
         return None
     number = quantity.digits if quantity.digits is not None else plain(quantity.value)
     return number + text[quantity.end : quantity.counter_end]

@@ -20,15 +20,11 @@ from typing import Any, Final
 from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.discipline import (
-    is_identifier,
-    is_own_value,
-    is_self_reference,
-    label_in,
-    slot_labels,
-)
-from dialogkit.nlu.entities import INVALID, extract
+from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
+from dialogkit.nlu.discipline import is_own_value, is_self_reference, label_in, own_phrases
+from dialogkit.nlu.entities import INVALID, extract, validate
 from dialogkit.nlu.frame import Frame
+from dialogkit.nlu.kinds import is_identifier, slot_labels
 from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
 from dialogkit.nlu.numbers import words_as_digits
 from dialogkit.nlu.result import NLUResult
@@ -295,7 +291,7 @@ class RuleNLU:
                 intent, confidence = "goodbye", max(confidence, closing)
         if confidence <= INTENT_THRESHOLD:
             intent = None
-        question = is_question(text)
+        question = is_question(text, request.scenario.language)
         not_an_answer = (
             question
             or (act is not None and act.whole)
@@ -303,15 +299,21 @@ class RuleNLU:
             or (intent in SOCIAL_INTENTS and confidence >= 0.8 and len(text.split()) <= 3)
         )
         # A correction is read for what it says instead: "신용카드 말고 체크카드요".
-        corrected = correction(text)
+        corrected = correction(text, request.scenario.language)
         content = text if corrected is None else corrected
         entities = {}
         frame = Frame.of(request.user)
+        language = request.scenario.language
+        shared = counted_slots(request.slots) if shares_numbers(request.slots) else {}
+        counts = read_counts(content, shared, request.expected_slot, language) if shared else {}
         for name, slot in request.slots.items():
             expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
             if expected and slot.type == "text" and not_an_answer:
                 continue
-            value = _extract_not_own(request, name, slot, content, expected, frame)
+            if name in shared:
+                value = validate(slot, counts[name]) if name in counts else INVALID
+            else:
+                value = _extract_not_own(request, name, slot, content, expected, frame)
             if value is not INVALID:
                 entities[name] = value
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
@@ -389,10 +391,11 @@ def _extract_not_own(
     "Hammer 6, Eagle 2-4", the speaker's "저는" in "저는 박서준이에요", the label in "성함요?
     김철수요"."""
     value = extract(slot, text, expected=expected, frame=frame, name=name)
-    if not is_identifier(slot):
+    if not is_identifier(name, slot):
         return value
-    own = own_phrases(request, name)
-    labels = slot_labels(name)
+    language = request.scenario.language
+    own = own_phrases(request.scenario.document.prompts.bot, (request.filled_slots,), name)
+    labels = slot_labels(name, slot, language)
     for _attempt in range(2):
         if value is INVALID or not isinstance(value, str):
             return value
@@ -401,7 +404,7 @@ def _extract_not_own(
             # Read what follows the label: "성함요? 김철수요", "집 주소 서울시 …".
             text = text[text.lower().index(label) + len(label) :]
             text = _PARTICLE.sub("", text)
-        elif is_own_value(value, own) or is_self_reference(value):
+        elif is_own_value(value, own) or is_self_reference(value, language):
             if value.lower() not in text.lower():
                 # The value was read from numbers said in words ("Hammer six").
                 text = words_as_digits(text)
@@ -411,13 +414,3 @@ def _extract_not_own(
             return value
         value = extract(slot, text, expected=expected, frame=frame, name=name)
     return INVALID
-
-
-def own_phrases(request: NLURequest, name: str) -> tuple[str, ...]:
-    """What the bot already holds for itself: its persona and the other slots' words."""
-    others = (
-        value
-        for key, value in request.filled_slots.items()
-        if key != name and isinstance(value, str) and re.search(r"[^\W\d_]", value)
-    )
-    return (request.scenario.document.prompts.bot, *others)

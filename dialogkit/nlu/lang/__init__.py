@@ -1,0 +1,138 @@
+"""Language packs: everything a rule knows about one language, as data.
+
+A pack lists the words and patterns of the conversational acts (a question, a correction, a
+negation, a request), the words that count people without a number ("just me", "no kids"),
+the label words of each slot kind, the function words that carry no intent, and the counters
+of durations. Generic code (``acts``, ``counts``, ``discipline``, ``rules``) reads packs and
+never names a word itself.
+
+Packs are chosen by the scenario's ``metadata.language``: its own pack comes first, then the
+others, since a mixed-language utterance ("OK, 3명이요") is common and the scripts of the
+registered languages do not overlap. Adding a language is adding a module with a ``PACK`` and
+listing it in ``PACKS``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Final
+
+
+@dataclass(frozen=True)
+class LanguagePack:
+    """One language's words and patterns (regular expressions run on normalised text:
+    lower case, NFKC, punctuation turned into spaces, unless a field says otherwise)."""
+
+    code: str
+    openers: tuple[str, ...] = ()
+    """Hesitations an answer may open with ("um", "아", "えっと")."""
+    positive_words: tuple[str, ...] = ()
+    """Standalone words that say yes."""
+    negation: tuple[str, ...] = ()
+    """Patterns of a negated statement ("didn t", "안 먹", "ない")."""
+    question: tuple[str, ...] = ()
+    """Patterns of a question (an ending, a question word in front)."""
+    question_word: tuple[str, ...] = ()
+    """Patterns of a question word that needs an asking ending to make a question."""
+    asking_end: tuple[str, ...] = ()
+    not_knowing: tuple[str, ...] = ()
+    """A statement that the speaker does not know ("왜 그런지 모르겠어요"): not a question."""
+    request: tuple[str, ...] = ()
+    """A request worded as a question ("could you make it 8?", "8時にしてもらえますか"):
+    it asks for an action, so its values are meant (run on the raw text, case-insensitive)."""
+    correction: tuple[str, ...] = ()
+    """Words that announce a correction ("make that", "제 말은", "訂正します"); run on the raw
+    text, case-insensitive."""
+    replaced: tuple[str, ...] = ()
+    """Markers after a value being replaced ("X 말고 Y", "X じゃなくて Y", "not X but Y")."""
+    moved: tuple[str, ...] = ()
+    """Markers after a value being moved from ("7시에서 8시로", "change it from X to Y")."""
+    rejected_after: tuple[str, ...] = ()
+    """Markers before a value being replaced ("Friday, not Thursday")."""
+    range_end: tuple[str, ...] = ()
+    """Markers of a range's end ("until", "까지", "まで")."""
+    range_start: tuple[str, ...] = ()
+    """Markers after (ko, ja) or before (en) a range's start ("from", "부터", "から")."""
+    range_joint: tuple[str, ...] = ()
+    """What stands between the two ends of a range ("to", "through", "~")."""
+    function_words: tuple[str, ...] = ()
+    """Phrases every intent shares ("please", "해 주세요", "お願いします"): they never decide
+    an intent on their own."""
+    self_words: tuple[str, ...] = ()
+    """Words a speaker uses for themself: never a name or an identifier."""
+    alone: tuple[str, ...] = ()
+    """Patterns that count one person without a number ("just me", "혼자")."""
+    with_companion: tuple[str, ...] = ()
+    """Patterns of the speaker and one companion ("me and my wife", "아내랑 저"): two."""
+    zero_before: tuple[str, ...] = ()
+    """Words before a noun that make its count zero ("no kids", "without children")."""
+    zero_after: tuple[str, ...] = ()
+    """Patterns after a noun that make its count zero ("아이는 없어요", "子供はいません")."""
+    one_before: tuple[str, ...] = ()
+    """Patterns ending right before a noun that count one of it ("a kid", "an adult")."""
+    zero_answers: tuple[str, ...] = ()
+    """Whole answers that mean zero of what was asked ("none", "없어요", "いません")."""
+    labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Label words of each slot kind: a value that contains one talks about the slot."""
+    meta_remarks: tuple[str, ...] = ()
+    """Remarks about giving a value ("why do I have to", "말해야 돼요")."""
+    place_units: tuple[str, ...] = ()
+    """Patterns of an address's place units ("강남구", "丁目", "street")."""
+    wrong: tuple[str, ...] = ()
+    """Patterns that say a named value is wrong ("is wrong", "틀렸", "違います")."""
+
+
+def _registered() -> dict[str, LanguagePack]:
+    from dialogkit.nlu.lang import en, ja, ko
+
+    return {pack.code: pack for pack in (ko.PACK, ja.PACK, en.PACK)}
+
+
+PACKS: Final[dict[str, LanguagePack]] = _registered()
+"""Every registered pack by language code."""
+
+
+def language_code(language: str) -> str:
+    """The pack code of a ``metadata.language`` value ("ko-KR" -> "ko"); "" for none."""
+    return language.strip().lower().replace("_", "-").split("-")[0]
+
+
+@lru_cache(maxsize=32)
+def packs_for(language: str = "") -> tuple[LanguagePack, ...]:
+    """The packs a scenario in ``language`` reads: its own first, then the others."""
+    own = PACKS.get(language_code(language))
+    return (own, *(p for p in PACKS.values() if p is not own)) if own else tuple(PACKS.values())
+
+
+def words(language: str, pick: Callable[[LanguagePack], tuple[str, ...]]) -> tuple[str, ...]:
+    """One field of every pack ``language`` reads, in pack order, without repeats."""
+    seen: dict[str, None] = {}
+    for pack in packs_for(language):
+        for word in pick(pack):
+            seen.setdefault(word, None)
+    return tuple(seen)
+
+
+_PATTERNS: dict[tuple[str, str, int], re.Pattern[str]] = {}
+
+
+def pattern(
+    language: str, name: str, pick: Callable[[LanguagePack], tuple[str, ...]], flags: int = 0
+) -> re.Pattern[str]:
+    """The patterns of one field of the packs ``language`` reads, as one alternation that
+    never matches when no pack has any (compiled once per language and field)."""
+    key = (language_code(language), name, flags)
+    known = _PATTERNS.get(key)
+    if known is None:
+        parts = words(language, pick)
+        source = "|".join(f"(?:{part})" for part in parts) if parts else r"(?!x)x"
+        known = _PATTERNS[key] = re.compile(source, flags)
+    return known
+
+
+def labels(language: str, kind: str) -> tuple[str, ...]:
+    """The label words of a slot kind in the packs ``language`` reads."""
+    return words(language, lambda pack: pack.labels.get(kind, ()))

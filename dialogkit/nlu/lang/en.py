@@ -1,0 +1,116 @@
+"""English."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from dialogkit.nlu.lang import LanguagePack
+
+_PARTNER: Final = (
+    r"(?:my\s+)?(?:wife|husband|partner|friend|girlfriend|boyfriend|son|daughter|mom|mum|dad|"
+    r"mother|father|brother|sister|colleague|fianc[eé]e?|kid|child|spouse|plus\s+one)"
+)
+
+PACK: Final = LanguagePack(
+    code="en",
+    openers=("well", "oh", "um", "uh", "hmm", "so"),
+    positive_words=("yes", "yeah", "yep", "yup", "true"),
+    negation=(
+        r"\b(?:no|not|never|nope|nah|didn t|haven t|hasn t|don t|doesn t|wasn t|weren t|"
+        r"won t|isn t|aren t|can t|forgot|forget|forgotten|missed|skipped|false|negative|"
+        r"none|nobody|without)\b",
+    ),
+    question=(
+        r"^(?:(?:what|when|where|why|how|who|which)(?:\s+\S+){0,3}?\s+"
+        r"(?:is|are|was|were|do|does|did|can|could|will|would|should|s|re|about|much|many|long)\b"
+        r"|(?:do|does|did|can|could|will|would|should|is|are|was|were|may|must)\s+"
+        r"(?:i|you|we|they|he|she|it|there|this|that|the|a|an|my|your)\b)",
+        r"^(?:how\s+much|how\s+many|how\s+long|what\s+time|is\s+there|are\s+there)\b",
+    ),
+    request=(
+        r"^(?:can|could|would|will)\s+(?:you|i|we)\s+(?:please\s+)?"
+        r"(?:change|make|move|switch|set|put|bring|push|book|have|get|reserve|do|add|go\s+with|"
+        r"take)\b",
+        r"^(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to)\s+(?:change|make|move|"
+        r"switch|book|have|get|reserve|do|add|go)",
+        r"^(?:may|can|could)\s+i\s+(?:please\s+)?(?:have|get|book|reserve|take)\b",
+    ),
+    correction=(
+        r"\bi\s+meant?\b",
+        r"\bmake\s+(?:that|it)\b",
+        r"\bchange\s+(?:that|it)\s+to\b",
+        r"\bscratch\s+that\b",
+        r"\bcorrection\b",
+        r"\bno\s+wait\b",
+        r"\bactually\b",
+        r"\bsorry\b(?=\s*[,.]|\s+(?:i|it|make|no))",
+    ),
+    replaced=(r"\bnot\b[^,.]*?,?\s*\bbut\b", r"^\s*(?:no\s*,?\s*)?not\s+[^,.;]+?[,;]\s*"),
+    moved=(r"\b(?:change|move|switch|push|bring)\w*\b[^.]*?\bfrom\b",),
+    rejected_after=(r"\binstead of\b", r"\brather than\b", r",\s*not\b"),
+    range_end=(r"\buntil\b", r"\btill\b", r"\bthrough\b", r"\bthru\b"),
+    range_start=(r"\bfrom\b", r"\bbetween\b"),
+    range_joint=(r"\bto\b", r"\buntil\b", r"\btill\b", r"\bthrough\b", r"\bthru\b", r"\band\b"),
+    function_words=(
+        "please",
+        "i d like to",
+        "i would like to",
+        "i want to",
+        "i d like",
+        "i would like",
+        "i want",
+        "can you",
+        "could you",
+        "can i",
+        "could i",
+        "i need to",
+        "i need",
+        "thanks",
+        "that",
+        "it",
+        "the",
+        "a",
+        "my",
+        "for me",
+        "do it",
+        "let s",
+    ),
+    self_words=("i", "me", "my", "i m", "myself"),
+    alone=(
+        r"\bjust\s+(?:me|myself)\b",
+        r"\bby\s+myself\b",
+        r"\bonly\s+me\b",
+        r"\bjust\s+one\s+of\s+us\b",
+        r"\bi\s*(?:'|’)?m\s+alone\b",
+        r"\bsolo\b",
+    ),
+    with_companion=(
+        rf"\b(?:me|myself|i)\s+(?:and|&|plus|with)\s+{_PARTNER}\b",
+        rf"\b{_PARTNER}\s+(?:and|&)\s+(?:me|myself|i)\b",
+        r"\bjust\s+(?:the\s+)?two\s+of\s+us\b",
+        r"\b(?:a|one)\s+couple\b",
+    ),
+    zero_before=(r"\bno\b", r"\bwithout\b", r"\bzero\b", r"\bnot\s+any\b", r"\bno\s+more\b"),
+    zero_after=(r"^\s*(?:s\s+)?(?:at\s+all|none)\b",),
+    one_before=(r"(?:^|\s)(?:a|an|one|single)\s+(?:(?:little|small|young)\s+)?$",),
+    zero_answers=(r"\bnone\b", r"\bnobody\b", r"\bno\s+one\b", r"\bzero\b", r"\bnot\s+any\b"),
+    labels={
+        "person_name": ("name",),
+        "address": ("address",),
+        "phone": ("phone number", "phone"),
+        "email": ("email", "e-mail"),
+        "birth_date": ("birthday", "date of birth"),
+        "date": ("date", "day"),
+        "time": ("time",),
+    },
+    meta_remarks=(r"do i have to", r"why", r"must i"),
+    place_units=(r"\b(?:street|st|avenue|ave|road|rd|lane|ln|boulevard|blvd|drive|dr)\b",),
+    wrong=(
+        r"\bwrong\b",
+        r"\bincorrect\b",
+        r"\bnot\s+right\b",
+        r"\bnot\s+correct\b",
+        r"\bmistake\b",
+        r"\bisn\s*t\s+right\b",
+    ),
+)
