@@ -37,7 +37,6 @@ NEAR: Final = 14
 _ORDINAL: Final = re.compile(r"\s*(?:st|nd|rd|th)\b|\s*(?:번째|番目)")
 _DATE_DAY: Final = re.compile(r"(?:월|月|/|\.)\s*$")
 """Before a day counter, a month makes "10일" a date, not ten days."""
-_GAP: Final = re.compile(r"[\s,:=은는이가도요]*|[\s,:=はがも]*")
 
 
 @dataclass(frozen=True)
@@ -130,6 +129,15 @@ def _nouns(text: str, counted: Mapping[str, Slot]) -> list[_Noun]:
     return sorted(found, key=lambda noun: noun.start)
 
 
+def _distance(between: str) -> int:
+    """How far apart a noun and a number are: words count double, a comma ten times ("children:
+    1, adults: 3" gives the 1 to the children)."""
+    joints = pattern("", "conjunctions", lambda p: (r"[,;、。]", *p.conjunctions))
+    filler = pattern("", "particles", lambda p: (r"[\s,:=]", *p.particles))
+    words = filler.sub("", between)
+    return len(between) + 2 * len(words) + 10 * len(joints.findall(between))
+
+
 def _claims(
     text: str, nouns: list[_Noun], found: list[Quantity]
 ) -> list[tuple[int, int, _Noun, int]]:
@@ -151,5 +159,5 @@ def _claims(
             crossed = any(start <= other.start < end for other in found)
             if len(between) > NEAR or crossed:
                 continue
-            claims.append((len(_GAP.sub("", between)) * 2 + len(between), side, noun, index))
+            claims.append((_distance(between), side, noun, index))
     return sorted(claims, key=lambda claim: (claim[0], claim[1], claim[2].start))

@@ -22,12 +22,14 @@ from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
 from dialogkit.nlu.discipline import is_own_value, is_self_reference, label_in, own_phrases
-from dialogkit.nlu.entities import INVALID, extract, validate
+from dialogkit.nlu.entities import INVALID, date_period, exact, extract, in_slot_unit, validate
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.kinds import is_identifier, slot_labels
 from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
-from dialogkit.nlu.numbers import words_as_digits
+from dialogkit.nlu.numbers import Quantity, words_as_digits
+from dialogkit.nlu.ranges import nights, read_range
 from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu.words import meant_part
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
 from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
@@ -316,6 +318,7 @@ class RuleNLU:
                 value = _extract_not_own(request, name, slot, content, expected, frame)
             if value is not INVALID:
                 entities[name] = value
+        entities.update(_ranges(request, content, frame))
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
         if corrects and intent == "deny":
@@ -382,6 +385,33 @@ class RuleNLU:
         if question:
             return "question"
         return "inform" if has_entities or intent else "statement"
+
+
+def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:
+    """Both ends of a date range said in one breath, for a date slot that declares where its
+    end (``range_end``) or its length (``range_length``) goes; a value moved from one date to
+    another ("change it from Thursday to Friday") is no range."""
+    language = request.scenario.language
+    found: dict[str, Any] = {}
+    for name, slot in request.slots.items():
+        if slot.type != "date" or not (slot.range_end or slot.range_length):
+            continue
+        if meant_part(text, language) is not None:
+            continue
+        span = read_range(text, frame, date_period(slot, name), language)
+        if span is None:
+            continue
+        start, end = span
+        found[name] = start.isoformat()
+        end_slot = request.slots.get(slot.range_end or "")
+        if end_slot is not None and end_slot.type == "date":
+            found[slot.range_end or ""] = end.isoformat()
+        length_slot = request.slots.get(slot.range_length or "")
+        if length_slot is not None:
+            length = in_slot_unit(Quantity(nights(start, end), 0, 0, 0, "day"), length_slot)
+            if length is not None and validate(length_slot, exact(length)) is not INVALID:
+                found[slot.range_length or ""] = exact(length)
+    return {k: v for k, v in found.items() if validate(request.slots[k], v) is not INVALID}
 
 
 def _extract_not_own(

@@ -71,6 +71,11 @@ class LanguagePack:
     """Words before a noun that make its count zero ("no kids", "without children")."""
     zero_after: tuple[str, ...] = ()
     """Patterns after a noun that make its count zero ("아이는 없어요", "子供はいません")."""
+    particles: tuple[str, ...] = ()
+    """Particles between a noun and its number ("아이는 둘", "子供は二人"): no distance."""
+    conjunctions: tuple[str, ...] = ()
+    """Words that join two phrases ("and", "하고", "と"): a noun does not claim a number
+    across one when a nearer number is on its other side."""
     one_before: tuple[str, ...] = ()
     """Patterns ending right before a noun that count one of it ("a kid", "an adult")."""
     zero_answers: tuple[str, ...] = ()

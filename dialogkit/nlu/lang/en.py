@@ -91,8 +91,13 @@ PACK: Final = LanguagePack(
         r"\b(?:a|one)\s+couple\b",
     ),
     zero_before=(r"\bno\b", r"\bwithout\b", r"\bzero\b", r"\bnot\s+any\b", r"\bno\s+more\b"),
-    zero_after=(r"^\s*(?:s\s+)?(?:at\s+all|none)\b",),
+    zero_after=(r"\s*(?:s\s+)?(?:at\s+all|none)\b",),
     one_before=(r"(?:^|\s)(?:a|an|one|single)\s+(?:(?:little|small|young)\s+)?$",),
+    conjunctions=(
+        r"\band\b",
+        r"\bplus\b",
+        r"\bwith\b",
+    ),
     zero_answers=(r"\bnone\b", r"\bnobody\b", r"\bno\s+one\b", r"\bzero\b", r"\bnot\s+any\b"),
     labels={
         "person_name": ("name",),
