@@ -25,6 +25,7 @@ from dialogkit.nlu.discipline import is_own_value, is_self_reference, label_in, 
 from dialogkit.nlu.entities import INVALID, date_period, exact, extract, in_slot_unit, validate
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.kinds import is_identifier, slot_labels
+from dialogkit.nlu.lang import pattern, words
 from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
 from dialogkit.nlu.numbers import Quantity, words_as_digits
 from dialogkit.nlu.ranges import nights, read_range
@@ -69,7 +70,28 @@ BEST_TEXT_CHARS: Final = 80
 """Only short utterances are remembered: they are the ones that recur, and the memory stays
 bounded."""
 SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
+ANSWERED_BY_QUESTIONS: Final = CONTROL_INTENTS | SOCIAL_INTENTS
+"""Built-in intents a question may carry ("can you say that again?", "how are you?")."""
 """A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> re.Pattern[str]:
+    """The function words of every pack as one pattern: a spaced word (Latin, Hangul) must
+    be a whole word, a Japanese one may end any word ("キャンセルお願いします")."""
+    parts = []
+    for word in sorted(words("", lambda p: p.function_words), key=len, reverse=True):
+        needle = re.escape(normalize(word))
+        spaced = any(ch.isascii() or "\uac00" <= ch <= "\ud7a3" for ch in word)
+        parts.append(rf"(?<!\S){needle}(?!\S)" if spaced else needle)
+    return re.compile("|".join(parts))
+
+
+@lru_cache(maxsize=8192)
+def content(text: str) -> str:
+    """The normalized text without the function words every intent shares ("please", "해
+    주세요", "お願いします"), which never decide an intent on their own."""
+    return " ".join(_function_words().sub(" ", normalize(text)).split())
 
 
 @lru_cache(maxsize=4096)
@@ -96,7 +118,8 @@ class Utterance:
     @classmethod
     def of(cls, text: str) -> Utterance:
         lowered = normalize(text)
-        return cls(text, lowered, tuple(lowered.split()), ngrams(lowered), is_negated(lowered))
+        grams = ngrams(content(lowered))
+        return cls(text, lowered, tuple(lowered.split()), grams, is_negated(lowered))
 
 
 @dataclass(frozen=True)
@@ -125,6 +148,10 @@ class IntentMatcher:
     linear: bool
     """Every pattern runs on RE2, so a score never depends on a search's time budget."""
     name_words: tuple[str, ...] = ()
+    action: bool = False
+    """Every example is a statement, none a question ("cancel my booking"): a question
+    ("does cancelling cost anything?") never fires it, since a question is never an
+    action."""
 
     @classmethod
     def of(cls, intent: Intent, *, implied_name: str = "") -> IntentMatcher:
@@ -138,7 +165,8 @@ class IntentMatcher:
             (keyword_pattern(k), KEYWORD_SCORE + min(len(stem(k)), 10) / 100) for k in needles
         ]
         examples = tuple(
-            Example(normalize(text), ngrams(text), is_negated(normalize(text))) for text in texts
+            Example(normalize(text), ngrams(content(text)), is_negated(normalize(text)))
+            for text in texts
         )
         return cls(
             patterns=tuple(pattern for pattern in compiled if pattern is not None),
@@ -150,6 +178,7 @@ class IntentMatcher:
             exact=frozenset(example.text for example in examples),
             linear=all(linear_pattern(pattern) is not None for pattern in intent.patterns),
             name_words=_name_words(implied_name),
+            action=_is_action(intent.examples),
         )
 
     def score(self, utterance: Utterance) -> float:
@@ -176,6 +205,15 @@ class IntentMatcher:
                 agreement = 1.0 if example.negated == utterance.negated else 0.5
                 best = max(best, 2 * shared / (len(example.grams) + size) * agreement)
         return best
+
+
+def _is_action(examples: list[str]) -> bool:
+    """Whether an intent's examples ask for an action: none is a question and at least half
+    say a wish or a request in their language ("cancel my booking", "취소해 주세요")."""
+    if not examples or any(is_question(example) for example in examples):
+        return False
+    wishes = pattern("", "wishes", lambda p: p.wishes)
+    return 2 * sum(bool(wishes.search(normalize(e))) for e in examples) >= len(examples)
 
 
 def _name_words(name: str) -> tuple[str, ...]:
@@ -281,7 +319,8 @@ class RuleNLU:
         if said is not None and request.intents.get(said) is index.intents[said]:
             intent, confidence = said, 1.0
         else:
-            intent, confidence = self._best(request, index, utterance)
+            asking = is_question(text, request.scenario.language)
+            intent, confidence = self._best(request, index, utterance, asking=asking)
         act = leading_act(text)
         if act is not None and act.act in request.intents and act.score > confidence:
             intent, confidence = act.act, act.score
@@ -334,7 +373,7 @@ class RuleNLU:
         )
 
     def _best(
-        self, request: NLURequest, index: RuleIndex, utterance: Utterance
+        self, request: NLURequest, index: RuleIndex, utterance: Utterance, *, asking: bool
     ) -> tuple[str | None, float]:
         """The best-scoring intent and its score. On the scenario's own intents the answer
         depends only on the node and the text, so the index remembers it: short answers
@@ -351,6 +390,8 @@ class RuleNLU:
             return known
         intent, confidence = None, 0.0
         for name, matcher in self._matchers(request, index):
+            if asking and matcher.action and name not in ANSWERED_BY_QUESTIONS:
+                continue
             score = matcher.score(utterance)
             if score > confidence:
                 intent, confidence = name, score

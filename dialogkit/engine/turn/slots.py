@@ -16,7 +16,7 @@ from typing import Any
 
 from dialogkit.logsafe import escape
 from dialogkit.nlu.acts import is_question
-from dialogkit.nlu.discipline import admit
+from dialogkit.nlu.discipline import admit, own_phrases
 from dialogkit.nlu.entities import INVALID, coerce, is_open, validate
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.model import Node
@@ -58,10 +58,11 @@ def accept_values(
     question, not a remark about the slot, not the bot's own call sign, a plausible birth
     date); when in doubt the slot keeps its value.
     """
-    question = is_question(text)
+    language = scenario.language
+    question = is_question(text, language)
     asked = expected_slot(node, slots)
     own_intent = nlu.intent is not None and nlu.intent in scenario.index.node(node.id).own_intents
-    own = own_phrases(scenario, context, slots)
+    persona = scenario.document.prompts.bot
     accepted: dict[str, Any] = {}
     for name in (*node.collect_slots, *node.accept_slots):
         slot = scenario.slot(name)
@@ -75,28 +76,14 @@ def accept_values(
             nlu.entities[name],
             question=question,
             asked=name == asked,
-            own=(phrase for key, phrase in own if key != name),
+            own=own_phrases(persona, (context, slots), name),
             today=today,
+            language=language,
         )
         if value is None or validate(slot, value) is INVALID:
             continue
         accepted[name] = value
     return accepted
-
-
-def own_phrases(
-    scenario: Scenario, context: Mapping[str, Any], slots: Mapping[str, Any]
-) -> list[tuple[str, str]]:
-    """What the bot holds for itself, by where it is held: its persona, the context, the
-    slots (a value with letters, so numbers are never compared)."""
-    held: list[tuple[str, str]] = [("", scenario.document.prompts.bot)]
-    for source in (context, slots):
-        held.extend(
-            (key, value)
-            for key, value in source.items()
-            if isinstance(value, str) and any(ch.isalpha() for ch in value)
-        )
-    return held
 
 
 def skill_values(scenario: Scenario, node: Node, updates: Mapping[str, Any]) -> dict[str, Any]:

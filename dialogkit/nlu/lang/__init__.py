@@ -58,6 +58,9 @@ class LanguagePack:
     """Markers after (ko, ja) or before (en) a range's start ("from", "부터", "から")."""
     range_joint: tuple[str, ...] = ()
     """What stands between the two ends of a range ("to", "through", "~")."""
+    wishes: tuple[str, ...] = ()
+    """Patterns of a wish or a request to act ("I want to", "해 주세요", "したいです"): an
+    intent whose examples say these is an action, which a question never fires."""
     function_words: tuple[str, ...] = ()
     """Phrases every intent shares ("please", "해 주세요", "お願いします"): they never decide
     an intent on their own."""

@@ -23,6 +23,15 @@ PACK: Final = LanguagePack(
     range_end=(r"まで",),
     range_start=(r"から",),
     range_joint=(r"から", r"~", r"〜"),
+    wishes=(
+        r"ください",
+        r"お願い",
+        r"したい",
+        r"たいです",
+        r"します\s*$",
+        r"しましょう",
+        r"にする",
+    ),
     function_words=(
         "お願いします",
         "おねがいします",
