@@ -217,6 +217,8 @@ BUILTIN_INTENTS: Final[dict[str, Intent]] = {
             "ヘルプ",
             "help",
             "what should i say",
+            "what can you do",
+            "how does this work",
             "how does this work",
             "i need help",
         ],

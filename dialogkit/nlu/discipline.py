@@ -30,6 +30,7 @@ from typing import Any
 
 from dialogkit.nlu.kinds import is_identifier, slot_kind, slot_labels
 from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.numbers import find_quantities
 from dialogkit.nlu.plausible import plausible_birth_date, plausible_phone
 from dialogkit.scenario.model import Slot
 
@@ -75,6 +76,18 @@ def own_phrases(persona: str, held: Iterable[Mapping[str, Any]], slot: str = "")
         if key != slot and isinstance(value, str) and re.search(r"[^\W\d_]", value)
     )
     return (persona, *values)
+
+
+def said_wrong(text: str, slots: Mapping[str, Slot], language: str = "") -> list[str]:
+    """The slots an utterance says are wrong by naming them ("no, the name is wrong", "전화번호가
+    틀렸어요", "名前が違います"): each is to be cleared and asked again. A slot is named by
+    its declared nouns or its kind's label words."""
+    lowered = text.lower()
+    if not pattern(language, "wrong", lambda p: p.wrong, re.IGNORECASE).search(lowered):
+        return []
+    return [
+        name for name, slot in slots.items() if label_in(text, slot_labels(name, slot, language))
+    ]
 
 
 def is_self_reference(value: Any, language: str = "") -> bool:
@@ -143,6 +156,8 @@ def admit(
             return None
         if kind == "address" and not plausible_address(value, language):
             return None
+        if kind == "person_name" and _holds_number(value):
+            return None
     if kind == "phone" and not _plausible_phone(str(value)):
         return None
     if slot.type == "date" and kind == "birth_date":
@@ -150,6 +165,12 @@ def admit(
         if born is None or not plausible_birth_date(born, today or date.today()):
             return None
     return value
+
+
+def _holds_number(value: str) -> bool:
+    """A person's name holds no number: "five days" at a read-back is a duration, not a
+    name (numbers in Han or Hangul are read only with a counter, so "一郎" stays a name)."""
+    return bool(re.search(r"\d", value)) or (value.isascii() and bool(find_quantities(value)))
 
 
 def _plausible_phone(value: str) -> bool:

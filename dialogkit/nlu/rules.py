@@ -346,7 +346,7 @@ class RuleNLU:
         frame = Frame.of(request.user)
         language = request.scenario.language
         shared = counted_slots(request.slots) if shares_numbers(request.slots) else {}
-        counts = read_counts(content, shared, request.expected_slot, language) if shared else {}
+        counts = _counts(text, content, shared, request.expected_slot, language)
         for name, slot in request.slots.items():
             expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
             if expected and slot.type == "text" and not_an_answer:
@@ -426,6 +426,20 @@ class RuleNLU:
         if question:
             return "question"
         return "inform" if has_entities or intent else "statement"
+
+
+def _counts(
+    text: str, content: str, shared: dict[str, Slot], expected: str | None, language: str
+) -> dict[str, int | float]:
+    """The counted slots' values: those of a correction's new part win over the whole
+    utterance's ("2 adults, no wait 3 adults"), and the whole utterance still counts what
+    the correction part drops ("no kids" is a zero, not a no followed by "kids")."""
+    if not shared:
+        return {}
+    said = read_counts(text, shared, expected, language)
+    if content == text:
+        return said
+    return {**said, **read_counts(content, shared, expected, language)}
 
 
 def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:

@@ -70,6 +70,8 @@ def accept_values(
             continue
         if is_open(slot) and (distinctive_only or own_intent):
             continue
+        if slot.type == "text" and name != asked and _names_another(scenario, name, nlu, node):
+            continue
         value = admit(
             name,
             slot,
@@ -84,6 +86,18 @@ def accept_values(
             continue
         accepted[name] = value
     return accepted
+
+
+def _names_another(scenario: Scenario, name: str, nlu: NLUResult, node: Node) -> bool:
+    """Whether the utterance gave another of the node's slots a value that is not free text:
+    then a text slot nobody asked for is not what it says ("not the coast, the mountains"
+    at a read-back changes the route, not the name)."""
+    usable = {*node.collect_slots, *node.accept_slots}
+    for other in nlu.entities:
+        slot = scenario.slot(other)
+        if other != name and other in usable and slot is not None and slot.type != "text":
+            return True
+    return False
 
 
 def skill_values(scenario: Scenario, node: Node, updates: Mapping[str, Any]) -> dict[str, Any]:
