@@ -30,6 +30,7 @@ from typing import Any
 
 from dialogkit.nlu.kinds import is_identifier, slot_kind, slot_labels
 from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.morphology import normalize
 from dialogkit.nlu.numbers import find_quantities
 from dialogkit.nlu.plausible import plausible_birth_date, plausible_phone
 from dialogkit.scenario.model import Slot
@@ -82,8 +83,7 @@ def said_wrong(text: str, slots: Mapping[str, Slot], language: str = "") -> list
     """The slots an utterance says are wrong by naming them ("no, the name is wrong", "전화번호가
     틀렸어요", "名前が違います"): each is to be cleared and asked again. A slot is named by
     its declared nouns or its kind's label words."""
-    lowered = text.lower()
-    if not pattern(language, "wrong", lambda p: p.wrong, re.IGNORECASE).search(lowered):
+    if not pattern(language, "wrong", lambda p: p.wrong).search(normalize(text)):
         return []
     return [
         name for name, slot in slots.items() if label_in(text, slot_labels(name, slot, language))

@@ -116,6 +116,11 @@ def _unit(slot: Slot) -> tuple[str, float] | None:
     return _UNITS.get(unit) or DURATION_UNITS.get(unit)
 
 
+def known_unit(unit: str) -> bool:
+    """Whether numbers with a counter are converted to ``unit``."""
+    return unit.strip().lower() in _UNITS or unit.strip().lower() in DURATION_UNITS
+
+
 def in_slot_unit(quantity: Quantity, slot: Slot) -> float | None:
     """The quantity in the slot's unit; None when it measures something else."""
     return _in_unit(quantity, _unit(slot))

@@ -8,6 +8,7 @@ that are legal but probably unintended (an unreachable node, a node with no way 
 from __future__ import annotations
 
 import difflib
+import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -29,6 +30,7 @@ from dialogkit.scenario.model import (
 from dialogkit.scenario.paths import ROOTS, root_of
 from dialogkit.scenario.patterns import FALLBACK_SEARCH_TIMEOUT_S, linear_error, pattern_error
 from dialogkit.scenario.problems import Problem, json_path
+from dialogkit.scenario.slot_meaning import slot_meaning_problems
 from dialogkit.scenario.templates import placeholders, variants
 
 REQUIRED_METADATA = ("slug", "name", "language", "version")
@@ -66,7 +68,12 @@ def structure_problems(exc: ValidationError, data: Any) -> list[Problem]:
 def _structure_message(error: Any) -> str:
     if error["type"] == "missing":
         return "This field is required."
-    return f"{error['msg']} (got {error.get('input')!r})."
+    hint = ""
+    given = error.get("input")
+    if error["type"] == "literal_error" and isinstance(given, str):
+        choices = re.findall(r"'([^']*)'", str(error.get("ctx", {}).get("expected", "")))
+        hint = suggestion(given, choices, "; ")
+    return f"{error['msg']} (got {given!r}){hint or '.'}"
 
 
 def _raw_path(loc: Iterable[str | int], data: Any) -> str:
@@ -162,6 +169,8 @@ class _Checker:
                     message="No prompt: the bot cannot ask for this slot by name.",
                     severity="warning",
                 )
+
+        yield from slot_meaning_problems(self.doc.slots)
 
     def _graph(self) -> Iterator[Problem]:
         graph = self.doc.graph
