@@ -10,7 +10,8 @@ here the numbers of one utterance are shared out once:
    ("a kid"), and a negation gives zero ("no kids", "아이는 없어요", "子供はいません");
 2. a number whose counter fits only one of the slots goes to that slot ("3 nights", "2박" to
    the duration: a duration never lands in a count, nor a count in a duration);
-3. what is left (a bare number, "just me", "me and my wife") goes to the slot being asked for
+3. what is left (a bare number, a day counter that may be a date: "13일", "13日" without
+   "간" / "間", "just me", "me and my wife") goes to the slot being asked for
    when it fits, or, for a count of people, to the first such slot of the node;
 4. a whole answer of zero ("none", "없어요", "いません") answers the slot being asked for.
 
@@ -22,11 +23,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from dialogkit.nlu.entities import exact, in_slot_unit
-from dialogkit.nlu.kinds import slot_kind
+from dialogkit.nlu.kinds import slot_kind, slot_nouns
 from dialogkit.nlu.lang import pattern
 from dialogkit.nlu.numbers import Quantity, normalize, quantities
 from dialogkit.nlu.words import any_word
@@ -60,7 +61,7 @@ def counted_slots(slots: Mapping[str, Slot]) -> dict[str, Slot]:
 def shares_numbers(slots: Mapping[str, Slot]) -> bool:
     """Whether numbers must be shared out: two counted slots, or one that declares nouns."""
     counted = counted_slots(slots)
-    return len(counted) > 1 or any(slot.nouns for slot in counted.values())
+    return len(counted) > 1 or any(slot_nouns(name, slot) for name, slot in counted.items())
 
 
 def read_counts(
@@ -74,6 +75,15 @@ def read_counts(
     normal = normalize(text)
     found = [q for q in quantities(normal) if not _ORDINAL.match(normal, q.counter_end)]
     found = [q for q in found if not (q.dimension == "day" and _DATE_DAY.search(normal[: q.start]))]
+    span = pattern(language, "span_after", lambda p: p.span_after)
+    found = [
+        replace(q, dimension=None)
+        if q.dimension == "day"
+        and not normal[q.end : q.counter_end].strip().isascii()
+        and not span.match(normal, q.counter_end)
+        else q
+        for q in found
+    ]
     values: dict[str, int | float] = {}
     used: set[int] = set()
 
@@ -122,9 +132,10 @@ def read_counts(
 def _nouns(text: str, counted: Mapping[str, Slot]) -> list[_Noun]:
     found: list[_Noun] = []
     for name, slot in counted.items():
-        if not slot.nouns:
+        nouns = slot_nouns(name, slot)
+        if not nouns:
             continue
-        for match in any_word(normalize(noun) for noun in slot.nouns).finditer(text):
+        for match in any_word(normalize(noun) for noun in nouns).finditer(text):
             found.append(_Noun(name, match.start(), match.end(), match.group(0).isascii()))
     return sorted(found, key=lambda noun: noun.start)
 

@@ -18,7 +18,8 @@ from dialogkit.nlu.acts import polarity
 from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import Target, closest, targets
-from dialogkit.nlu.kinds import DURATION_UNITS
+from dialogkit.nlu.kinds import DURATION_UNITS, slot_kind
+from dialogkit.nlu.lang import words
 from dialogkit.nlu.numbers import (
     Quantity,
     digits_spoken,
@@ -328,10 +329,23 @@ def _in_slot_unit(text: str, unit: tuple[str, float]) -> str:
 _TRAILING = re.compile(r"[\s.!?。！？~]+$")
 
 
-def extract_text(slot: Slot, text: str) -> Any:
+@lru_cache(maxsize=1)
+def _name_frames() -> tuple[re.Pattern[str], ...]:
+    """Every pack's frames around a person's name, compiled once."""
+    return tuple(re.compile(f, re.IGNORECASE) for f in words("", lambda p: p.name_frames))
+
+
+def extract_text(slot: Slot, text: str, name: str = "") -> Any:
+    """The answer itself, or the ``pattern`` match; a person's name is read out of the
+    sentence around it ("제 이름은 김민수입니다" -> "김민수")."""
     if slot.pattern:
         return extract_pattern(slot, text)
     cleaned = _TRAILING.sub("", text.strip())
+    if cleaned and slot_kind(name, slot) == "person_name":
+        for frame in _name_frames():
+            found = frame.fullmatch(cleaned)
+            if found is not None:
+                return found.group("value").strip() or INVALID
     return cleaned or INVALID
 
 
@@ -354,7 +368,7 @@ _EXTRACTORS: Final[dict[str, Callable[[Slot, str, _Reading], Any]]] = {
     "phone": lambda _s, t, _r: extract_phone(t),
     "email": lambda _s, t, _r: extract_email(t),
     "pattern": lambda s, t, _r: extract_pattern(s, t),
-    "text": lambda s, t, _r: extract_text(s, t),
+    "text": lambda s, t, r: extract_text(s, t, r.name),
 }
 
 _CHANGE_BY: Final = re.compile(

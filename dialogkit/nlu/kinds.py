@@ -17,9 +17,10 @@ in a sentence. Authors declare it; inference covers scenarios written before kin
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-from dialogkit.nlu.lang import labels
+from dialogkit.nlu.lang import counted_concepts, labels
 from dialogkit.nlu.plausible import is_birth_date
 from dialogkit.scenario.model import Slot, SlotKind
 
@@ -88,6 +89,21 @@ def slot_kind(name: str, slot: Slot) -> SlotKind:
     if slot.type == "pattern" or slot.pattern:
         return "identifier"
     return "free_text"
+
+
+def slot_nouns(name: str, slot: Slot) -> tuple[str, ...]:
+    """The words that name a count in a sentence: its declared ``nouns``, else, when its name
+    or description says a commonly counted thing ("adults", "어린이 수", "子供の人数"), that
+    thing's words in every language pack."""
+    if slot.nouns or slot_kind(name, slot) != "count":
+        return tuple(slot.nouns)
+    words = {part for part in re.split(r"[_\W]+", f"{name} {slot.description}".lower()) if part}
+    text = f"{name} {slot.description}".lower()
+    found: list[str] = []
+    for nouns in counted_concepts().values():
+        if any((noun in words) if noun.isascii() else (noun in text) for noun in nouns):
+            found.extend(nouns)
+    return tuple(found)
 
 
 def slot_labels(name: str, slot: Slot, language: str = "") -> tuple[str, ...]:

@@ -443,13 +443,13 @@ def _counts(
 
 
 def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:
-    """Both ends of a date range said in one breath, for a date slot that declares where its
-    end (``range_end``) or its length (``range_length``) goes; a value moved from one date to
-    another ("change it from Thursday to Friday") is no range."""
+    """A date range said in one breath: its start for a date slot, and its end
+    (``range_end``) and length (``range_length``) where the slot declares them; a value moved
+    from one date to another ("change it from Thursday to Friday") is no range."""
     language = request.scenario.language
     found: dict[str, Any] = {}
     for name, slot in request.slots.items():
-        if slot.type != "date" or not (slot.range_end or slot.range_length):
+        if slot.type != "date":
             continue
         if meant_part(text, language) is not None:
             continue

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Final
 
 from dialogkit.nlu.entities import known_unit
-from dialogkit.nlu.kinds import COUNT_UNITS, DURATION_UNITS, slot_kind
+from dialogkit.nlu.kinds import COUNT_UNITS, DURATION_UNITS, slot_kind, slot_nouns
 from dialogkit.scenario.model import Slot, SlotKind
 from dialogkit.scenario.problems import Problem
 
@@ -103,13 +103,14 @@ def _range(slots: Mapping[str, Slot], name: str, slot: Slot, path: str) -> Itera
 
 
 def _ambiguous_counts(slots: Mapping[str, Slot]) -> Iterator[Problem]:
-    """Two counts of one unit without nouns: "2 adults and a kid" would fill both."""
+    """Two counts of one unit that no noun tells apart (declared, or inferred from a name such
+    as `adults`): "2 adults and a kid" would fill both."""
     by_unit: dict[str, list[str]] = defaultdict(list)
     for name, slot in slots.items():
         if slot.type in {"integer", "number"} and slot_kind(name, slot) == "count":
             by_unit[(slot.unit or "").strip().lower()].append(name)
     for unit, names in by_unit.items():
-        bare = [name for name in names if not slots[name].nouns]
+        bare = [name for name in names if not slot_nouns(name, slots[name])]
         if len(names) > 1 and bare:
             yield Problem(
                 path=f"slots.{bare[0]}.nouns",

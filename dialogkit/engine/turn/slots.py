@@ -18,6 +18,7 @@ from dialogkit.logsafe import escape
 from dialogkit.nlu.acts import is_question
 from dialogkit.nlu.discipline import admit, own_phrases
 from dialogkit.nlu.entities import INVALID, coerce, is_open, validate
+from dialogkit.nlu.kinds import slot_kind
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
@@ -70,8 +71,10 @@ def accept_values(
             continue
         if is_open(slot) and (distinctive_only or own_intent):
             continue
-        if slot.type == "text" and name != asked and _names_another(scenario, name, nlu, node):
-            continue
+        if slot.type == "text" and _names_another(scenario, name, nlu, node):
+            whole = str(nlu.entities[name]).strip() == text.strip()
+            if name != asked or (whole and slot_kind(name, slot) in NAMING_KINDS):
+                continue
         value = admit(
             name,
             slot,
@@ -86,6 +89,10 @@ def accept_values(
             continue
         accepted[name] = value
     return accepted
+
+
+NAMING_KINDS = frozenset({"person_name", "address", "identifier"})
+"""Kinds whose value is never a whole sentence that also gave another slot its value."""
 
 
 def _names_another(scenario: Scenario, name: str, nlu: NLUResult, node: Node) -> bool:

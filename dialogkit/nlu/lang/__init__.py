@@ -79,10 +79,21 @@ class LanguagePack:
     conjunctions: tuple[str, ...] = ()
     """Words that join two phrases ("and", "하고", "と"): a noun does not claim a number
     across one when a nearer number is on its other side."""
+    span_after: tuple[str, ...] = ()
+    """What makes a day counter a span rather than a date ("3일간", "3日間"): without it,
+    "13일" is the 13th, a number of days only when days are asked for."""
     one_before: tuple[str, ...] = ()
     """Patterns ending right before a noun that count one of it ("a kid", "an adult")."""
     zero_answers: tuple[str, ...] = ()
     """Whole answers that mean zero of what was asked ("none", "없어요", "いません")."""
+    counted: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Nouns of things commonly counted, by concept ("adult", "child"): a count slot that
+    declares no ``nouns`` but whose name or description says one of them is named by all
+    the concept's words in every pack."""
+    name_frames: tuple[str, ...] = ()
+    """Patterns around a person's name said in a sentence, the name in group ``value``
+    ("제 이름은 김민수입니다", "山田と申します", "my name is Ann"): run on the raw text,
+    case-insensitive, for a ``person_name`` slot without a pattern of its own."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()
@@ -139,6 +150,15 @@ def pattern(
         source = "|".join(f"(?:{part})" for part in parts) if parts else r"(?!x)x"
         known = _PATTERNS[key] = re.compile(source, flags)
     return known
+
+
+def counted_concepts() -> dict[str, tuple[str, ...]]:
+    """Every pack's counted nouns, merged by concept."""
+    merged: dict[str, dict[str, None]] = {}
+    for pack in PACKS.values():
+        for concept, nouns in pack.counted.items():
+            merged.setdefault(concept, {}).update(dict.fromkeys(nouns))
+    return {concept: tuple(nouns) for concept, nouns in merged.items()}
 
 
 def labels(language: str, kind: str) -> tuple[str, ...]:

@@ -99,6 +99,22 @@ PACK: Final = LanguagePack(
         r"\bwith\b",
     ),
     zero_answers=(r"\bnone\b", r"\bnobody\b", r"\bno\s+one\b", r"\bzero\b", r"\bnot\s+any\b"),
+    counted={
+        "adult": ("adult", "adults", "grown-up", "grown-ups", "grownups", "grown ups", "grownup"),
+        "child": ("child", "children", "kid", "kids", "minor", "minors"),
+        "infant": ("infant", "infants", "baby", "babies", "toddler", "toddlers"),
+        "senior": ("senior", "seniors", "elderly"),
+        "student": ("student", "students"),
+        "room": ("room", "rooms"),
+        "bag": ("bag", "bags", "suitcase", "suitcases", "luggage"),
+        "ticket": ("ticket", "tickets"),
+        "dog": ("dog", "dogs", "pet", "pets"),
+    },
+    name_frames=(
+        r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
+        r"i\s+am|this\s+is|name\s*'?s|call\s+me|under)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
+        r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
+    ),
     labels={
         "person_name": ("name",),
         "address": ("address",),
