@@ -27,6 +27,13 @@ class LanguagePack:
     lower case, NFKC, punctuation turned into spaces, unless a field says otherwise)."""
 
     code: str
+    intents: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    """The built-in intents' examples and keywords in this language, by intent (``affirm``,
+    ``deny``, ``greet``, ``goodbye``, ``help``, ``repeat``, ``thanks``)."""
+    lead_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Words that open a yes (``affirm``) or a no (``deny``)."""
+    act_fillers: tuple[str, ...] = ()
+    """Politeness around a yes or a no that says nothing more ("요", "please", "お願いします")."""
     openers: tuple[str, ...] = ()
     """Hesitations an answer may open with ("um", "아", "えっと")."""
     positive_words: tuple[str, ...] = ()
