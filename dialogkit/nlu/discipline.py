@@ -110,7 +110,7 @@ def _without_label(value: str, labels: tuple[str, ...]) -> str | None:
     for label in labels:
         match = re.match(
             rf"^\s*(?:[가-힣]{{1,3}}\s+|my\s+|the\s+)?{re.escape(label)}"
-            rf"(?:은|는|이|가|을|를|요|:|\s+is)?[\s?？:,.]*",
+            rf"(?:은|는|이|가|을|를|요|:|\s+is|\s*['’]s)?[\s?？:,.]*",
             value,
             re.IGNORECASE,
         )

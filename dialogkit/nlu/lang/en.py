@@ -253,7 +253,7 @@ PACK: Final = LanguagePack(
         r"\bsolo\b",
     ),
     with_companion=(
-        rf"\b(?:me|myself|i)\s+(?:and|&|plus|with)\s+{_PARTNER}\b",
+        rf"\b(?:me|myself|i)\s*(?:,|\band\b|&|\bplus\b|\bwith\b)\s*{_PARTNER}\b",
         rf"\b{_PARTNER}\s+(?:and|&)\s+(?:me|myself|i)\b",
         r"\bjust\s+(?:the\s+)?two\s+of\s+us\b",
         r"\b(?:a|one)\s+couple\b",
@@ -280,7 +280,7 @@ PACK: Final = LanguagePack(
     },
     name_frames=(
         r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
-        r"i\s+am|this\s+is|name\s*'?s|call\s+me|under)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
+        r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s|call\s+me|under)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
     ),
     labels={
