@@ -19,7 +19,7 @@ from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import Target, closest, targets
 from dialogkit.nlu.kinds import DURATION_UNITS, slot_kind
-from dialogkit.nlu.lang import words
+from dialogkit.nlu.lang import pattern, words
 from dialogkit.nlu.numbers import (
     Quantity,
     digits_spoken,
@@ -257,6 +257,9 @@ def extract_date(slot: Slot, text: str, frame: Frame, name: str = "") -> Any:
     """A date in the user's frame, as ISO ``YYYY-MM-DD``, if plausible for the slot."""
     period = date_period(slot, name)
     birth = is_birth_date(name, slot.description)
+    spans = pattern("", "stay_spans", lambda p: p.stay_spans)
+    if spans.search(digits_spoken(text)):
+        text = spans.sub(" ", digits_spoken(text))
     found = read_date(text, frame, period, relative=not birth)
     if found is None or not plausible_date(found, frame.today, period):
         return INVALID

@@ -161,6 +161,9 @@ def slots_after(engine: Engine, language: str, *texts: str) -> dict[str, Any]:
         ("ko", ["어른 2명이고 아이는 없어요"], {"adults": 2, "children": 0}),
         ("ko", ["다음 주 금요일부터 2박이요"], {"check_in": "2026-12-04", "nights": 2}),
         ("ko", ["12월 10일부터 13일까지요"], {"check_in": "2026-12-10"}),
+        ("ko", ["다음 주 월요일에 2박 3일로요"], {"check_in": "2026-11-30", "nights": 2}),
+        ("ja", ["来週の月曜日から2泊3日で"], {"check_in": "2026-11-30", "nights": 2}),
+        ("en", ["me, my husband and our two kids"], {"adults": 2, "children": 2}),
         (
             "ko",
             ["내일", "일주일이요", "저랑 아내요", "없어요"],

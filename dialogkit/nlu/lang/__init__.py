@@ -89,6 +89,9 @@ class LanguagePack:
     span_after: tuple[str, ...] = ()
     """What makes a day counter a span rather than a date ("3일간", "3日間"): without it,
     "13일" is the 13th, a number of days only when days are asked for."""
+    stay_spans: tuple[str, ...] = ()
+    """Spans of days that hold a day counter but are no date ("2박 3일", "3日間"), run on
+    the text with numbers written as digits: a date is read around them."""
     one_before: tuple[str, ...] = ()
     """Patterns ending right before a noun that count one of it ("a kid", "an adult")."""
     zero_answers: tuple[str, ...] = ()

@@ -184,6 +184,10 @@ PACK: Final = LanguagePack(
     ),
     particles=("は", "が", "も"),
     span_after=(r"\s*間",),
+    stay_spans=(
+        r"\d+\s*泊\s*\d+\s*日",
+        r"\d+\s*日間",
+    ),
     conjunctions=(
         r"と",
         r"、",

@@ -314,6 +314,10 @@ PACK: Final = LanguagePack(
     zero_after=(r"\s*(?:은|는|이|가|도)?\s*(?:없|안\s*와|안\s*가|안\s*데려|0\s*명|영\s*명)",),
     particles=("은", "는", "이", "가", "도", "요"),
     span_after=(r"\s*(?:간|동안|정도\s*(?:있|묵|머무))",),
+    stay_spans=(
+        r"\d+\s*박\s*\d+\s*일",
+        r"\d+\s*일\s*(?:간|동안)",
+    ),
     conjunctions=(r"(?:와|과|랑|이랑|하고|이고|고)(?=\s)",),
     zero_answers=(r"없어요", r"없습니다", r"없어", r"없음", r"아무도\s*없", r"0명", r"영\s*명"),
     counted={
