@@ -48,16 +48,19 @@ def accept_values(
     today: date | None,
     distinctive_only: bool = False,
 ) -> dict[str, Any]:
-    """The values of ``nlu.entities`` the node accepts, by slot, given the slots so far.
+    """The values of ``nlu.entities`` the node accepts, by slot, given the slots so far: the
+    one acceptance policy of a turn (the NLU only proposes values).
 
     Distinctive values (an enum, a date, a pattern match...) count even when the sentence
     also triggers a global move (``distinctive_only``): they were said on purpose. Open
     values (a whole answer taken as text, a bare number, a yes/no) count only when the node
     itself handles the turn, and not when the node reads the utterance as one of the intents
-    its own transitions name (after a pain report, "이제 괜찮아요" is the node's "no
-    problem", not a new pain note). Every value must pass ``discipline.admit`` (not from a
-    question, not a remark about the slot, not the bot's own call sign, a plausible birth
-    date); when in doubt the slot keeps its value.
+    its own transitions name (a node that asks for a free note and offers a "nothing to
+    report" intent takes "nothing, all fine" as that intent, not as a note). A text slot is
+    not filled from an utterance that gave another of the node's slots a typed value. Every
+    value must pass ``discipline.admit`` (not from a question, not a remark about the slot,
+    not the bot's own phrase, plausible for its kind, in the scenario's language packs);
+    when in doubt the slot keeps its value.
     """
     language = scenario.language
     question = is_question(text, language)
