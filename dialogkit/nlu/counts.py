@@ -21,7 +21,6 @@ also fills the children.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
@@ -35,9 +34,6 @@ from dialogkit.scenario.model import Slot
 
 NEAR: Final = 14
 """Most characters between a noun and the number it claims ("adults: 2", "아이는 두 명")."""
-_ORDINAL: Final = re.compile(r"\s*(?:st|nd|rd|th)\b|\s*(?:번째|番目)")
-_DATE_DAY: Final = re.compile(r"(?:월|月|/|\.)\s*$")
-"""Before a day counter, a month makes "10일" a date, not ten days."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +69,10 @@ def read_counts(
     if not counted:
         return {}
     normal = normalize(text)
-    found = [q for q in quantities(normal) if not _ORDINAL.match(normal, q.counter_end)]
-    found = [q for q in found if not (q.dimension == "day" and _DATE_DAY.search(normal[: q.start]))]
+    ordinal = pattern(language, "ordinal_after", lambda p: p.ordinal_after)
+    month = pattern(language, "month_before_day", lambda p: p.month_before_day)
+    found = [q for q in quantities(normal) if not ordinal.match(normal, q.counter_end)]
+    found = [q for q in found if not (q.dimension == "day" and month.search(normal[: q.start]))]
     span = pattern(language, "span_after", lambda p: p.span_after)
     found = [
         replace(q, dimension=None)

@@ -374,9 +374,7 @@ _EXTRACTORS: Final[dict[str, Callable[[Slot, str, _Reading], Any]]] = {
     "text": lambda s, t, r: extract_text(s, t, r.name),
 }
 
-_CHANGE_BY: Final = re.compile(
-    r"\s*(?:(?:이|가|을|를|は|が|を)\s*)?(?:増|減|더|추가|늘|줄|빠|more\b|extra\b|additional\b|less\b|fewer\b)"
-)
+_CHANGE_BY: Final = pattern("", "change_by", lambda p: p.change_by)
 """A number that changes the value by that much ("한 명 더", "一人増えた", "two more") is not
 the value itself: the slot is re-asked rather than set to the difference."""
 

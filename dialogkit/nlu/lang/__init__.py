@@ -34,6 +34,30 @@ class LanguagePack:
     """Words that open a yes (``affirm``) or a no (``deny``)."""
     act_fillers: tuple[str, ...] = ()
     """Politeness around a yes or a no that says nothing more ("요", "please", "お願いします")."""
+    numerals: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
+    """Number words by script ("sino", "native", "kanji", "kana", "en"): each word's role
+    ("digit", "teen", "tens", "small", "big", "point") and value. How words of one script
+    combine is the grammar of ``dialogkit.nlu.numbers``."""
+    prenominal: tuple[str, ...] = ()
+    """Number forms that only stand before a counter ("세 명"; alone "네" is yes)."""
+    number_particles: str = ""
+    """Particles that may follow a number glued to it ("셋이요", "둘도")."""
+    number_stopwords: tuple[str, ...] = ()
+    """Digit-and-counter words that are no number ("이번 주" = this week)."""
+    people_counts: tuple[str, ...] = ()
+    """Number words that count people by themselves ("ふたり")."""
+    people_cue: tuple[str, ...] = ()
+    """Words before a bare number that make it a count of people ("a table for 4")."""
+    change_by: tuple[str, ...] = ()
+    """Words after a number that change a value by it ("한 명 더", "two more", "一人増えた"):
+    the number is then not the value (run right after the number's counter)."""
+    ordinal_after: tuple[str, ...] = ()
+    """What makes a number an ordinal ("10th", "두 번째", "3番目"): never a count."""
+    month_before_day: tuple[str, ...] = ()
+    """What before a day counter makes it a day of a month ("12월 10일", "12月10日")."""
+    counters: dict[str, str] = field(default_factory=dict)
+    """Counter patterns after a number, by counter id (``dialogkit.nlu.numbers.COUNTER_KINDS``
+    says what each id measures): "명", "km", "泊", "nights"..."""
     openers: tuple[str, ...] = ()
     """Hesitations an answer may open with ("um", "아", "えっと")."""
     positive_words: tuple[str, ...] = ()
