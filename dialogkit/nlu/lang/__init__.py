@@ -58,6 +58,20 @@ class LanguagePack:
     counters: dict[str, str] = field(default_factory=dict)
     """Counter patterns after a number, by counter id (``dialogkit.nlu.numbers.COUNTER_KINDS``
     says what each id measures): "명", "km", "泊", "nights"..."""
+    relative_days: dict[str, int] = field(default_factory=dict)
+    """Days counted from today ("내일" 1, "明後日" 2, "yesterday" -1)."""
+    week_shifts: dict[str, int] = field(default_factory=dict)
+    """Weeks counted from this one ("다음" 1, "来週" 1, "last" -1)."""
+    month_names: dict[str, int] = field(default_factory=dict)
+    """Month names by their first three letters ("dec" 12)."""
+    ordinal_words: dict[str, int] = field(default_factory=dict)
+    """Ordinals in words ("third" 3)."""
+    eras: dict[str, int] = field(default_factory=dict)
+    """Eras by the year before their first ("平成" 1988)."""
+    day_counts: dict[str, int] = field(default_factory=dict)
+    """Words that count days by themselves ("이틀" 2)."""
+    day_parts: dict[str, str] = field(default_factory=dict)
+    """Parts of the day ("저녁" evening, "午前" am): which half of the clock an hour is in."""
     openers: tuple[str, ...] = ()
     """Hesitations an answer may open with ("um", "아", "えっと")."""
     positive_words: tuple[str, ...] = ()
