@@ -191,15 +191,34 @@ def extract_enum(slot: Slot, text: str, *, expected: bool = True) -> Any:
     a value typed with one slip ("capuccino", "체크카두")."""
     lowered = text.lower()
     plan = _enum_plan(slot)
+    rejected = False
     if plan.any_needle is not None and plan.any_needle.search(lowered):
         for needle, value in plan.needles:
-            if needle and contains_word(lowered, needle):
+            if not needle or not contains_word(lowered, needle):
+                continue
+            if not all(_rejected(lowered, m) for m in _standalone_in(needle).finditer(lowered)):
                 return value
-    if expected:
+            rejected = True
+    if expected and not rejected:
         close = _typo(plan, lowered)
         if close is not None:
             return close
     return INVALID
+
+
+def _standalone_in(needle: str) -> re.Pattern[str]:
+    return _standalone(needle) if needle.isascii() else re.compile(re.escape(needle))
+
+
+def _rejected(text: str, match: re.Match[str]) -> bool:
+    """Whether the value at ``match`` is turned down rather than chosen ("I don't want the
+    suite", "anything but twin", "스위트는 싫어요", "ダブルじゃない")."""
+    before = pattern("", "rejects_before", lambda p: p.rejects_before, re.IGNORECASE)
+    after = pattern("", "rejects_after", lambda p: p.rejects_after, re.IGNORECASE)
+    return bool(
+        before.search(text[max(0, match.start() - 24) : match.start()])
+        or after.match(text, match.end())
+    )
 
 
 @lru_cache(maxsize=4096)

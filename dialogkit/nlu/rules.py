@@ -296,6 +296,15 @@ def _matcher(index: RuleIndex, name: str, definition: Intent) -> IntentMatcher:
     return matcher
 
 
+def _replaced_value(request: NLURequest, name: str, text: str, content: str) -> bool:
+    """Whether a correction turns down the slot's current value ("it's not Kim, it's Lee"):
+    then the slot is read from the correction as if it were asked for."""
+    held = request.filled_slots.get(name)
+    if content == text or not isinstance(held, str) or not held.strip():
+        return False
+    return held.lower() in text.lower() and held.lower() not in content.lower()
+
+
 def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     """A text slot the node accepts and that has a pattern is read like an asked-for slot,
     so a confirmation step can take "이름은 김민준이에요" as a correction."""
@@ -348,7 +357,11 @@ class RuleNLU:
         shared = counted_slots(request.slots) if shares_numbers(request.slots) else {}
         counts = _counts(text, content, shared, request.expected_slot, language)
         for name, slot in request.slots.items():
-            expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
+            expected = (
+                name == request.expected_slot
+                or _accepted_by_pattern(request, name, slot)
+                or _replaced_value(request, name, text, content)
+            )
             if expected and slot.type == "text" and not_an_answer:
                 continue
             if name in shared:
@@ -439,7 +452,11 @@ def _counts(
     said = read_counts(text, shared, expected, language)
     if content == text:
         return said
-    return {**said, **read_counts(content, shared, expected, language)}
+    corrected = read_counts(content, shared, expected, language)
+    if not corrected and len(said) == 1:
+        # "not 2 nights, 3": the bare new number replaces the count the rejected part named.
+        corrected = read_counts(content, shared, next(iter(said)), language)
+    return {**said, **corrected}
 
 
 def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:

@@ -22,6 +22,7 @@ def any_word(words: Iterable[str]) -> re.Pattern[str]:
 
 _LAST_PHRASE: Final = re.compile(r"[\s、,]*[^\s、,]+\s*$")
 _WORDLIKE: Final = re.compile(r"\w")
+_DIGIT: Final = re.compile(r"\d")
 
 
 def _markers(language: str, moves: bool) -> re.Pattern[str]:
@@ -58,7 +59,7 @@ def replacement(text: str, *, moves: bool = False, language: str = "") -> str | 
         after = text[last.end() :]
         if moves and pattern(language, "moved", lambda p: p.moved).fullmatch(last.group(0)):
             after = _moved_range(after, language) or after
-        if _WORDLIKE.search(after):
+        if len(_WORDLIKE.findall(after)) > 1 or _DIGIT.search(after):
             return after
         # The rejected value comes last: "신용카드요, 체크카드 말고", "スモール、ラージじゃなくて".
         before = text[: last.start()]

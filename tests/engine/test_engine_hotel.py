@@ -205,6 +205,12 @@ BOOKED = {
         ("ja", "スイートは一泊いくらですか", {}),
         ("ja", "ツインじゃなくてダブル", {"room": "ダブル"}),
         ("ja", "いや、3泊です", {"nights": 3}),
+        ("en", "I don't need a twin, a double is fine", {"room": "double"}),
+        ("en", "no, not 2 nights, 3", {"nights": 3}),
+        ("en", "it's not Kim, it's Lee", {"guest_name": "Lee"}),
+        ("en", "I don't want the suite", {}),
+        ("ko", "스위트는 싫어요", {}),
+        ("ja", "スイートはいらないです", {}),
     ],
 )
 def test_questions_and_corrections_at_the_read_back(

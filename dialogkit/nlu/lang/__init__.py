@@ -97,6 +97,11 @@ class LanguagePack:
     """Markers after a value being moved from ("7시에서 8시로", "change it from X to Y")."""
     rejected_after: tuple[str, ...] = ()
     """Markers before a value being replaced ("Friday, not Thursday")."""
+    rejects_before: tuple[str, ...] = ()
+    """Patterns ending right before a value that turn it down ("don't want the", "anything
+    but", "not a"); searched in the words just before the value."""
+    rejects_after: tuple[str, ...] = ()
+    """Patterns right after a value that turn it down ("는 싫어요", "じゃない", "말고요")."""
     range_end: tuple[str, ...] = ()
     """Markers of a range's end ("until", "까지", "まで")."""
     range_start: tuple[str, ...] = ()

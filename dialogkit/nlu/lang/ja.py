@@ -276,6 +276,10 @@ PACK: Final = LanguagePack(
     correction=(r"訂正(?:します|です)?", r"間違え(?:ました|た)", r"^いや(?=[\s、,])"),
     replaced=(r"じゃなくて", r"じゃなく", r"ではなくて", r"ではなく", r"でなく", r"の代わりに"),
     moved=(r"から",),
+    rejects_before=(r"(?:以外の?)\s*$",),
+    rejects_after=(
+        r"\s*(?:は|が|も|を)?\s*(?:嫌|いや|じゃな|ではな|以外|要らない|いらない|結構|やめ)",
+    ),
     range_end=(r"まで",),
     range_start=(r"から",),
     range_joint=(r"から", r"~", r"〜"),

@@ -400,6 +400,10 @@ PACK: Final = LanguagePack(
     ),
     replaced=(r"말고", r"아니라", r"아니고"),
     moved=(r"에서", r"대신에?"),
+    rejects_before=(r"(?:안|말고|빼고|아니라|아니고)\s*$",),
+    rejects_after=(
+        r"\s*(?:은|는|이|가|도|을|를)?\s*(?:싫|말고\s*(?:요|용)?\s*$|빼고|아니(?:에요|야|요|라|고\s*$)|안\s*(?:돼|되|할|해|원)|필요\s*없|됐어|별로)",
+    ),
     range_end=(r"까지",),
     range_start=(r"부터",),
     range_joint=(r"부터", r"에서", r"~"),
