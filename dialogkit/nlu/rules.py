@@ -307,7 +307,8 @@ def _replaced_value(request: NLURequest, name: str, text: str, content: str) -> 
 
 def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     """A text slot the node accepts and that has a pattern is read like an asked-for slot,
-    so a confirmation step can take "이름은 김민준이에요" as a correction."""
+    so a confirmation step can take "이름은 김민준이에요" as a correction (unless the utterance
+    reads as an intent: "that's perfect" at a read-back is a yes, not a name)."""
     return slot.type == "text" and bool(slot.pattern) and name in request.node.accept_slots
 
 
@@ -357,9 +358,10 @@ class RuleNLU:
         shared = counted_slots(request.slots) if shares_numbers(request.slots) else {}
         counts = _counts(text, content, shared, request.expected_slot, language)
         for name, slot in request.slots.items():
+            accepted = _accepted_by_pattern(request, name, slot) and intent is None
             expected = (
                 name == request.expected_slot
-                or _accepted_by_pattern(request, name, slot)
+                or accepted
                 or _replaced_value(request, name, text, content)
             )
             if expected and slot.type == "text" and not_an_answer:

@@ -90,7 +90,6 @@ PACK: Final = LanguagePack(
                 "exit",
                 "bye",
                 "see you",
-                "that's all",
                 "talk to you later",
                 "have a good day",
                 "i'm done",
@@ -338,9 +337,10 @@ PACK: Final = LanguagePack(
         r"^(?:how\s+much|how\s+many|how\s+long|what\s+time|is\s+there|are\s+there)\b",
     ),
     request=(
-        r"^(?:can|could|would|will)\s+(?:you|i|we)\s+(?:please\s+)?"
-        r"(?:change|make|move|switch|set|put|bring|push|book|have|get|reserve|do|add|go\s+with|"
-        r"take)\b",
+        r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
+        r"actually|sorry|then|and|but|also|no|yes|wait)\W+){0,3}(?:can|could|would|will)\s+"
+        r"(?:you|i|we)\s+(?:please\s+)?(?:change|make|move|switch|set|put|bring|push|book|have|"
+        r"get|reserve|do|add|go\s+with|take)\b",
         r"^(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to)\s+(?:change|make|move|"
         r"switch|book|have|get|reserve|do|add|go)",
         r"^(?:may|can|could)\s+i\s+(?:please\s+)?(?:have|get|book|reserve|take)\b",
