@@ -147,7 +147,7 @@ class Slot(ScenarioModel):
     )
     range_end: str | None = Field(
         None,
-        description="Dates and times: the slot that takes the end of a range said in one breath "
+        description="Dates: the date slot that takes the end of a range said in one breath "
         '("from the 10th to the 13th").',
     )
     range_length: str | None = Field(
