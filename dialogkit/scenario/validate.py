@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -30,6 +31,7 @@ from dialogkit.scenario.model import (
 from dialogkit.scenario.paths import ROOTS, root_of
 from dialogkit.scenario.patterns import FALLBACK_SEARCH_TIMEOUT_S, linear_error, pattern_error
 from dialogkit.scenario.problems import NEAR_MISS_KEY, Problem, json_path
+from dialogkit.scenario.slot_meaning import slot_meaning_problems
 from dialogkit.scenario.templates import placeholders, variants
 
 REQUIRED_METADATA = ("slug", "name", "language", "version")
@@ -123,7 +125,12 @@ def _within(path: str, outer: str) -> bool:
 def _structure_message(error: Any) -> str:
     if error["type"] == "missing":
         return "This field is required."
-    return f"{error['msg']} (got {error.get('input')!r})."
+    hint = ""
+    given = error.get("input")
+    if error["type"] == "literal_error" and isinstance(given, str):
+        choices = re.findall(r"'([^']*)'", str(error.get("ctx", {}).get("expected", "")))
+        hint = suggestion(given, choices, "; ")
+    return f"{error['msg']} (got {given!r}){hint or '.'}"
 
 
 def _raw_loc(loc: Iterable[str | int], data: Any) -> list[str | int]:
@@ -219,6 +226,8 @@ class _Checker:
                     message="No prompt: the bot cannot ask for this slot by name.",
                     severity="warning",
                 )
+
+        yield from slot_meaning_problems(self.doc.slots)
 
     def _graph(self) -> Iterator[Problem]:
         graph = self.doc.graph

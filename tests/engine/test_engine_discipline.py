@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from dialogkit import Engine, Session
-from dialogkit.nlu.discipline import admit, slot_labels
+from dialogkit.nlu.discipline import admit
+from dialogkit.nlu.kinds import slot_labels
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 
@@ -226,7 +227,10 @@ def test_plausible_birth_dates() -> None:
 def test_admit_by_type() -> None:
     name = Slot(type="text", pattern=r"(?P<value>\w+)")
     sign = Slot(type="pattern", pattern=r"(?P<value>[a-z]+ \d)")
-    assert slot_labels("birth_date") and slot_labels("observer_callsign")
+    assert slot_labels("birth_date", Slot(type="date")) == slot_labels(
+        "x", Slot(type="date", kind="birth_date")
+    )
+    assert "call sign" in slot_labels("observer", Slot(type="pattern", nouns=["call sign"]))
     assert admit("name", name, "이름", question=False, asked=True) is None
     assert admit("name", name, "김민수", question=False, asked=True) == "김민수"
     assert admit("name", name, "김민수", question=True, asked=True) is None
@@ -234,7 +238,8 @@ def test_admit_by_type() -> None:
     assert admit("callsign", sign, "Hammer 6", question=False, asked=True, own=own) is None
     assert admit("callsign", sign, "Eagle 2", question=False, asked=True, own=own) == "Eagle 2"
     enum = Slot(type="enum", values=["a"])
-    assert admit("x", enum, "a", question=True, asked=False) == "a"
+    assert admit("x", enum, "a", question=False, asked=False) == "a"
+    assert admit("x", enum, "a", question=True, asked=True) is None
     assert admit("x", Slot(type="date"), "2026-01-01", question=True, asked=False) is None
 
 
