@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 LIST_COLUMNS = ("path", "transitions")
-DICT_COLUMNS = ("slots",)
+DICT_COLUMNS = ("slots", "entities")
 META_FILE = "meta.json"
 
 
