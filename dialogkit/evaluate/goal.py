@@ -147,7 +147,8 @@ class Goal(BaseModel):
         reason = trail.final.final_data.end_reason if trail.final.final_data else None
         outcomes = outcomes_of(scenario)
         if self.end_node is not None and where != self.end_node:
-            kind: FailureKind = "failure_end" if where in outcomes.of else "wrong_end"
+            failed = outcomes.of.get(where) == "failure"
+            kind: FailureKind = "failure_end" if failed else "wrong_end"
             if outcomes.of.get(where) == "failure" and trail.failed_skills:
                 return Verdict.fail("skill_failed", trail.failed_skills[0])
             return Verdict.fail(kind, f"ended at node {where}, expected {self.end_node}")

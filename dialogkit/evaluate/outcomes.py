@@ -10,6 +10,10 @@ without one is judged from how the graph reaches it, before any session has comp
   node (the session already completed there: a "farewell" after "goodbye");
 - otherwise it is a *success* end.
 
+When that leaves no success end at all (a small-talk graph that only ends when the user
+says goodbye), the ends reached only by a leave intent count as success: leaving is what
+it is built for.
+
 A conversation is judged where it first completes, so a node reachable only after
 completion never counts as success.
 """
@@ -53,6 +57,7 @@ def outcomes_of(scenario: Scenario) -> Outcomes:
     reachable = routes.reachable(scenario.entry)
     of: dict[str, Outcome] = {}
     declared = set()
+    goodbyes = set()
     for node in scenario.nodes:
         if not node.terminal:
             continue
@@ -62,24 +67,29 @@ def outcomes_of(scenario: Scenario) -> Outcomes:
         elif node.id not in reachable:
             of[node.id] = "after_completion"
         else:
-            ways_in = [e for e in routes.incoming(node.id) if e.source in reachable]
-            leaving = ways_in and all(_leaves(edge) for edge in ways_in)
+            ways = [_leaves(e) for e in routes.incoming(node.id) if e.source in reachable]
+            leaving = bool(ways) and all(ways)
             of[node.id] = "failure" if leaving else "success"
+            if leaving and set(ways) == {"intent"}:
+                goodbyes.add(node.id)
+    if "success" not in of.values():
+        # Nothing else ends the conversation: leaving is how it is meant to end (small talk).
+        of |= dict.fromkeys(goodbyes, "success")
     return Outcomes(of, frozenset(declared))
 
 
-def _leaves(edge: Edge) -> bool:
-    """Whether taking ``edge`` means giving up the task (see the module docstring)."""
+def _leaves(edge: Edge) -> Literal["intent", "skill", "turn_limit"] | None:
+    """How taking ``edge`` gives up the task (see the module docstring), or None."""
     if edge.kind == "turn_limit":
-        return True
+        return "turn_limit"
     if edge.transition is None or edge.transition.condition is None:
-        return False
+        return None
     for condition, _ in iter_conditions(edge.transition.condition, ""):
         if condition.field == SKILL_STATUS and _skill_failed(condition.operator, condition.value):
-            return True
+            return "skill"
         if condition.field == "nlu.intent" and _names(condition.value) & LEAVE_INTENTS:
-            return True
-    return False
+            return "intent"
+    return None
 
 
 def _skill_failed(operator: str, value: Any) -> bool:

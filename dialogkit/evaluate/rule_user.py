@@ -45,7 +45,7 @@ NOISE_RATE = 0.3
 """Share of a noisy user's turns that are typos, low-confidence audio, silence or off-topic."""
 MISTAKE_RATE = 0.5
 """Chance that a self-correcting user first names a wrong value for an enum slot."""
-MAX_CORRECTIONS = 4
+MAX_CORRECTIONS = 3
 """Turns spent correcting one misunderstood value (saying it again, or heading back to a
 node that asks for it) before the user lets it be and the goal fails on that slot: a
 person does not repeat a correction for ever."""

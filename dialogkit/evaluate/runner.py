@@ -244,6 +244,7 @@ async def _converse(
         "path": path,
         "transitions": [list(move) for move in moves],
         "slots": dict(info.slots),
+        "goal": dict(trial.task.goal.slots),
         "error": None,
     }
     return conversation, turns
@@ -284,6 +285,7 @@ def _failed(trial: _Trial, exc: Exception) -> dict[str, Any]:
         "path": [],
         "transitions": [],
         "slots": {},
+        "goal": dict(trial.task.goal.slots),
         "error": f"{type(exc).__name__}: {exc}",
     }
 
