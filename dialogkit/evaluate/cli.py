@@ -25,8 +25,9 @@ from dialogkit.scenario.scenario import Scenario
 REPORT_FILE = "report.txt"
 
 
-def run_eval(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_eval(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Evaluate, print the report, save; exit 1 when a model is below ``--min-success``."""
+    out = out or sys.stdout
     # Simulated users reach failing skills and bad input on purpose; the report says enough.
     quiet = logging.getLogger("dialogkit")
     level = quiet.level

@@ -29,7 +29,7 @@ FailureKind = Literal[
 
 KINDS: Final[dict[str, str]] = {
     "failure_end": "ended at a failure end (cancelled, skill failed, ...)",
-    "wrong_end": "completed at a node other than the goal's end",
+    "wrong_end": "completed, but not at the end (node or end reason) the goal names",
     "turn_limit": "still going when the user's turns ran out",
     "user_left": "the user found no way towards its goal and left",
     "wrong_value": "a slot holds another value than the user wanted",
