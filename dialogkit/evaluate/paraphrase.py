@@ -13,6 +13,7 @@ data, per language (ko, ja, en; others use English).
 from __future__ import annotations
 
 import random
+import re
 from datetime import date, time
 from typing import Any, Final
 
@@ -100,6 +101,9 @@ MONTHS_EN: Final = (
     "December",
 )
 
+_COUNTER: Final = re.compile(r"\d+(\s*\D*)")
+"""A number and what follows it ("2名", "4 people")."""
+
 FILLER_RATE = 0.4
 CORRECTION_RATE = 0.15
 
@@ -118,11 +122,12 @@ def filler(text: str, language: str, rng: random.Random) -> str:
     return rng.choice(FILLERS.get(language, FILLERS["en"])) + text
 
 
-def value(kind: str, wanted: Any, language: str, rng: random.Random) -> str | None:
-    """``wanted`` (a slot value as the engine stores it) said another way, or None.
+def value(kind: str, wanted: Any, language: str, rng: random.Random, said: str = "") -> str | None:
+    """``wanted`` (a slot value as the engine stores them) said another way, or None.
 
     ``kind`` is the slot type. Dates, times, small numbers and phone numbers get another
-    form; other types keep the goal's own wording (the caller adds fillers).
+    form; other types keep the goal's own wording ``said`` (the caller adds fillers). A
+    number spelled out keeps the counter of ``said`` ("2名" -> "二名").
     """
     if kind == "date" and isinstance(wanted, str):
         return _date(wanted, language, rng)
@@ -131,7 +136,9 @@ def value(kind: str, wanted: Any, language: str, rng: random.Random) -> str | No
     if kind in {"integer", "number"} and isinstance(wanted, int | float):
         number = int(wanted)
         if float(wanted).is_integer() and 0 <= number <= 10 and rng.random() < 0.7:
-            return NUMBER_WORDS.get(language, NUMBER_WORDS["en"])[number]
+            counter = _COUNTER.fullmatch(said.strip())
+            spelled = NUMBER_WORDS.get(language, NUMBER_WORDS["en"])[number]
+            return spelled + (counter.group(1) if counter else "")
         return None
     if kind == "phone" and isinstance(wanted, str):
         digits = "".join(ch for ch in wanted if ch.isdigit())

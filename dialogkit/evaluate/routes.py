@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
-from dialogkit.scenario.model import Node, Transition
+from dialogkit.scenario.model import Transition
 from dialogkit.scenario.scenario import Scenario
 
 EdgeKind = Literal["node", "global", "default", "turn_limit"]
@@ -61,10 +61,6 @@ class Routes:
             self.edges[node.id] = [] if node.terminal else edges
         self._distances: dict[tuple[str, ...], dict[str, int]] = {}
 
-    def distances_to(self, goal: str) -> dict[str, int]:
-        """Edges from each node to ``goal`` on the shortest route (absent: unreachable)."""
-        return self.distances_to_any((goal,))
-
     def distances_to_any(self, goals: tuple[str, ...]) -> dict[str, int]:
         """Edges from each node to the nearest of ``goals`` (absent: none reachable)."""
         cached = self._distances.get(goals)
@@ -100,16 +96,6 @@ class Routes:
     def incoming(self, target: str) -> list[Edge]:
         """Edges into ``target`` from nodes a conversation can be at (not terminal ones)."""
         return [e for edges in self.edges.values() for e in edges if e.target == target]
-
-    def ends(self) -> list[Node]:
-        """Terminal nodes reachable from the entry, the farthest first (then in file order).
-
-        The farthest end is the one a scenario is built for (an order placed, a card issued);
-        nearer ones are usually ways out (goodbye, cancel).
-        """
-        distances = self.reachable(self.scenario.entry)
-        terminals = [n for n in self.scenario.nodes if n.terminal and n.id in distances]
-        return sorted(terminals, key=lambda node: -distances[node.id])
 
 
 _CACHE_SIZE = 32

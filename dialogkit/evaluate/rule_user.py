@@ -136,13 +136,17 @@ class RuleUser:
     def _answer(self, situation: Situation, name: str) -> str:
         parts = [self._say(situation.scenario, name)]
         if self.persona == "over_informative":
-            parts += [
-                self._say(situation.scenario, other)
-                for other in self._wanted(situation.scenario)
-                if other != name
-                and situation.slots.get(other) in (None, "")
-                and _distinctive(situation.scenario, other)
-            ]
+            ahead = _slots_ahead(situation.scenario, situation.node, self.goal.end_node)
+            for other in self._wanted(situation.scenario):
+                if (
+                    other != name
+                    and other in ahead
+                    and situation.slots.get(other) in (None, "")
+                    and _distinctive(situation.scenario, other)
+                ):
+                    part = self._say(situation.scenario, other)
+                    if part not in parts:  # two slots read from one phrase ("right 200")
+                        parts.append(part)
         return CONNECTOR[supported(situation.scenario.language)].join(parts)
 
     def _say(self, scenario: Scenario, name: str) -> str:
@@ -280,7 +284,7 @@ class RuleUser:
         if slot.type == "boolean" and isinstance(wanted, bool):
             said = paraphrase.act("affirm" if wanted else "deny", language, self._rng) or said
         else:
-            said = paraphrase.value(slot.type, wanted, language, self._rng) or said
+            said = paraphrase.value(slot.type, wanted, language, self._rng, said) or said
         if correcting:
             return said
         others = [value for value in slot.values if value != wanted]
@@ -352,6 +356,25 @@ def _targets(scenario: Scenario, node: Node, end_node: str | None) -> tuple[str,
         return (end_node,)
     reachable = routes_of(scenario).reachable(node.id)
     return tuple(end for end in outcomes_of(scenario).success_ends if end in reachable)
+
+
+def _slots_ahead(scenario: Scenario, node: Node, end_node: str | None) -> set[str]:
+    """Slots asked for on a shortest route from ``node`` to where the user heads: what an
+    over-informative user volunteers (not the values of branches it will not take)."""
+    routes = routes_of(scenario)
+    targets = _targets(scenario, node, end_node)
+    to_goal = routes.distances_to_any(targets) if targets else {}
+    if node.id not in to_goal:
+        return set(node.collect_slots)
+    from_here = routes.reachable(node.id)
+    on_route = [
+        n
+        for n in scenario.nodes
+        if n.id in from_here
+        and n.id in to_goal
+        and from_here[n.id] + to_goal[n.id] == to_goal[node.id]
+    ]
+    return {name for n in on_route for name in n.collect_slots}
 
 
 def _nearest_listener(scenario: Scenario, node: Node, slot: str) -> str | None:
