@@ -178,7 +178,11 @@ def _eval_arguments(evaluation: argparse.ArgumentParser) -> None:
     )
     evaluation.add_argument("--concurrency", type=_positive_int, default=16)
     evaluation.add_argument(
-        "--max-turns", type=_positive_int, default=30, help="user utterances per conversation"
+        "--max-turns",
+        type=_positive_int,
+        default=None,
+        help="user utterances per conversation (default: 30, or twice the goal's slots plus "
+        "10 when that is more)",
     )
     evaluation.add_argument("--server", default=None, help="URL of a deployed service")
     evaluation.add_argument(

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from dialogkit.errors import DialogkitError
 from dialogkit.evaluate.metrics import pass_hat_k
+from dialogkit.evaluate.users import PERSONAS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -139,7 +140,11 @@ class Results:
             success=("won", "mean"),
             nonsense=("nonsense", "sum"),
         )
-        return frame.astype({"nonsense": int})
+        order = {persona: index for index, persona in enumerate(PERSONAS)}
+        frame = frame.sort_index(
+            level="persona", key=lambda names: names.map(lambda n: order.get(n, len(order)))
+        )
+        return frame.sort_index(level="model", sort_remaining=False).astype({"nonsense": int})
 
     def failure_kinds(self) -> pd.DataFrame:
         """How many conversations failed in each named way, per model, most common first."""

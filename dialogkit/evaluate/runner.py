@@ -35,6 +35,16 @@ from dialogkit.settings import Settings
 from dialogkit.wire import ChatbotSessionInfoResponse
 
 DEFAULT_STT_THRESHOLD = -0.7
+DEFAULT_MAX_TURNS = 30
+
+
+def turn_budget(goal: Goal, max_turns: int | None) -> int:
+    """User utterances a conversation may take: ``max_turns``, or by default 30, raised to
+    twice the goal's slots plus 10 for long goals (a 21-item checklist), so that a user who
+    loses some turns to noise is not cut off by the budget rather than by the bot."""
+    if max_turns is not None:
+        return max_turns
+    return max(DEFAULT_MAX_TURNS, 2 * len(goal.slots) + 10)
 
 
 @dataclass(frozen=True)
@@ -300,7 +310,7 @@ async def aevaluate(
     concurrency: int = 16,
     seed: int | str = 0,
     progress: bool = True,
-    max_turns: int = 30,
+    max_turns: int | None = None,
     engine: Engine | None = None,
     engine_options: dict[str, Any] | None = None,
     server: str | AsyncClient | None = None,
@@ -311,7 +321,7 @@ async def aevaluate(
     end_node: str | None = None,
 ) -> Results:
     """Run ``len(tasks) x repeats x len(models)`` simulated conversations; see ``evaluate``."""
-    if repeats < 1 or concurrency < 1 or max_turns < 1:
+    if repeats < 1 or concurrency < 1 or (max_turns is not None and max_turns < 1):
         raise ValueError("repeats, concurrency and max_turns must be at least 1.")
     if not models:
         raise ValueError("Give at least one model choice (offline is one).")
@@ -358,7 +368,12 @@ async def aevaluate(
         async with gate:
             try:
                 outcome = await _converse(
-                    target, loaded, trial, agent, max_turns=max_turns, options=options
+                    target,
+                    loaded,
+                    trial,
+                    agent,
+                    max_turns=turn_budget(trial.task.goal, max_turns),
+                    options=options,
                 )
             except Exception as exc:
                 outcome = _failed(trial, exc), []
@@ -435,7 +450,8 @@ def evaluate(
     ``users`` is a number of goals to sample (``Goal.sample``), or goals, or tasks (goal and
     persona). Each task runs ``repeats`` times with each of ``models`` (model choices as
     sessions take them; ``offline`` is the rule NLU and template NLG), at most
-    ``concurrency`` conversations at a time and at most ``max_turns`` user utterances each.
+    ``concurrency`` conversations at a time and at most ``max_turns`` user utterances each
+    (default ``turn_budget``: 30, more for goals with many slots).
     By default an offline ``Engine(**engine_options)`` runs them; pass ``engine`` (for
     instance one with a recording or replaying model cassette) or ``server`` (a URL or an
     ``AsyncClient``) for a deployed service. ``user`` builds the simulated user of each

@@ -12,6 +12,7 @@ from dialogkit.engine.providers import OfflineRouter
 from dialogkit.evaluate import Goal, Results, evaluate
 from dialogkit.evaluate.failures import KINDS, NONSENSE, alternates
 from dialogkit.evaluate.outcomes import outcomes_of
+from dialogkit.evaluate.runner import turn_budget
 from dialogkit.skills.base import SkillOutcome
 from tests.helpers import COFFEE, RecordingSkills, make_graph
 
@@ -259,3 +260,10 @@ def test_declared_outcomes_win_and_the_graph_implies_the_rest() -> None:
     companion = outcomes_of(Scenario.load("companion"))
     assert companion.of["goodbye"] == "success" and companion.of["emergency"] == "failure"
     assert companion.declared == {"goodbye", "farewell", "emergency"}
+
+
+def test_long_goals_get_a_longer_turn_budget() -> None:
+    checklist = Goal(slots={f"item_{n}": True for n in range(21)})
+    assert turn_budget(checklist, None) == 52
+    assert turn_budget(Goal(slots={"drink": "tea"}), None) == 30
+    assert turn_budget(checklist, 5) == 5
