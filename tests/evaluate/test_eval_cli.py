@@ -191,3 +191,14 @@ def test_a_scenario_mostly_won_by_nonsense_is_warned_about() -> None:
         "/ loop / goal_unaskable kinds); the success rate says little about this scenario"
     ]
     assert "warning: offline: 5 of 5" in results.report()
+
+
+def test_without_the_embedded_runtime_the_error_names_the_flag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("SKILL_RUNTIME_BASE_URL", raising=False)
+    monkeypatch.setitem(sys.modules, "dialogkit.skills.runtime", None)  # the extra is missing
+    assert main(["eval", "card_issuance", "--users", "2", "--no-progress"]) == 2
+    said = capsys.readouterr().out
+    assert said.startswith("error: The scenario calls skills (issue_card)")
+    assert "SKILL_RUNTIME_BASE_URL" in said and "--skill-runtime embedded" in said
