@@ -35,9 +35,9 @@ ACTS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "en": ("yep, go ahead", "sounds right to me", "sure thing", "that works", "correct, yes"),
     },
     "deny": {
-        "ko": ("아뇨 그게 아니에요", "틀렸어요", "그건 아닌데요", "아니 아니"),
-        "ja": ("いえ、違います", "ちょっと違いますね", "そうじゃないです"),
-        "en": ("nope, that's wrong", "not quite", "no, that's not it"),
+        "ko": ("아뇨", "아니요 그건 아니에요", "아닌데요"),
+        "ja": ("いえ", "いいえ、違います", "そうじゃないです"),
+        "en": ("nope", "no, not really", "nah"),
     },
     "cancel": {
         "ko": ("그만할게요", "없던 일로 해 주세요", "안 할래요"),

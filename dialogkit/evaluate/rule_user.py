@@ -65,6 +65,9 @@ class RuleUser:
         self._leaving = False
         self._corrections: dict[str, int] = {}
         """How often the user has tried to correct each slot (it gives up after a few)."""
+        self._detours = 0
+        """Turns spent heading back to a node that would take a correction, all slots
+        together: past a few, the user heads for its goal with what the bot holds."""
         self._tried: set[tuple[str, int]] = set()
         """Checklist moves already made (node, edge index): each is tried once."""
 
@@ -104,8 +107,9 @@ class RuleUser:
         targets = _targets(scenario, node, self.goal.end_node)
         if wrong and targets:
             listener = _nearest_listener(scenario, node, wrong[0])
-            if listener is not None:
+            if listener is not None and self._detours < MAX_CORRECTIONS:
                 self._corrections[wrong[0]] = self._corrections.get(wrong[0], 0) + 1
+                self._detours += 1
                 targets = (listener,)
         return self._fill(situation, targets) or self._move(situation, targets)
 
