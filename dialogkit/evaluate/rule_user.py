@@ -49,6 +49,9 @@ MAX_CORRECTIONS = 3
 """Turns spent correcting one misunderstood value (saying it again, or heading back to a
 node that asks for it) before the user lets it be and the goal fails on that slot: a
 person does not repeat a correction for ever."""
+MAX_DETOURS = 2
+"""Trips back to a node that would take a correction, all slots together: a person asks to
+change something once or twice, then lets it be (fewer than a loop's 8 alternating turns)."""
 LOW_CONFIDENCE = -0.95
 """Below the default STT threshold (-0.7): the engine's input gate rejects it."""
 
@@ -66,8 +69,7 @@ class RuleUser:
         self._corrections: dict[str, int] = {}
         """How often the user has tried to correct each slot (it gives up after a few)."""
         self._detours = 0
-        """Turns spent heading back to a node that would take a correction, all slots
-        together: past a few, the user heads for its goal with what the bot holds."""
+        """Turns spent heading back to a node that would take a correction (``MAX_DETOURS``)."""
         self._tried: set[tuple[str, int]] = set()
         """Checklist moves already made (node, edge index): each is tried once."""
 
@@ -107,7 +109,7 @@ class RuleUser:
         targets = _targets(scenario, node, self.goal.end_node)
         if wrong and targets:
             listener = _nearest_listener(scenario, node, wrong[0])
-            if listener is not None and self._detours < MAX_CORRECTIONS:
+            if listener is not None and self._detours < MAX_DETOURS:
                 self._corrections[wrong[0]] = self._corrections.get(wrong[0], 0) + 1
                 self._detours += 1
                 targets = (listener,)
