@@ -68,7 +68,7 @@ ACTS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
 """Other words for the dialogue acts, per language."""
 
 FILLERS: Final[dict[str, tuple[str, ...]]] = {
-    "ko": ("음... ", "어, ", "그러니까 ", "아 네, "),
+    "ko": ("음... ", "어, ", "그러니까 ", "저기, "),
     "ja": ("えーと、", "あの、", "そうですね、"),
     "en": ("um, ", "well, ", "let me think, ", "so, "),
 }
