@@ -106,7 +106,7 @@ class RuleUser:
             return CORRECTION[language].format(value=phrase)
         if expected is not None:
             return self._answer(situation, expected)
-        targets = _targets(scenario, node, self.goal.end_node)
+        targets = _targets(scenario, node, self.goal, situation.slots)
         if wrong and targets:
             listener = _nearest_listener(scenario, node, wrong[0])
             if listener is not None and self._detours < MAX_DETOURS:
@@ -142,7 +142,7 @@ class RuleUser:
     def _answer(self, situation: Situation, name: str) -> str:
         parts = [self._say(situation.scenario, name)]
         if self.persona == "over_informative":
-            ahead = _slots_ahead(situation.scenario, situation.node, self.goal.end_node)
+            ahead = _slots_ahead(situation.scenario, situation.node, self.goal)
             for other in self._wanted(situation.scenario):
                 if (
                     other != name
@@ -355,20 +355,36 @@ def _distinctive(scenario: Scenario, name: str) -> bool:
     return slot is not None and not is_open(slot)
 
 
-def _targets(scenario: Scenario, node: Node, end_node: str | None) -> tuple[str, ...]:
+def _targets(
+    scenario: Scenario, node: Node, goal: Goal, slots: dict[str, Any] | None = None
+) -> tuple[str, ...]:
     """Where the user heads: the goal's end, else the success ends still reachable from
-    ``node`` (the user takes the nearest; checklist items come first, see ``_fill``)."""
-    if end_node is not None:
-        return (end_node,)
+    ``node`` (the user takes the nearest; checklist items come first, see ``_fill``).
+
+    Given the session's ``slots``, a user none of whose values the bot has taken yet heads
+    first for a node that asks for one: in a menu ("opening hours, a loan, an agent") it
+    picks the branch its goal is about, not the nearest end.
+    """
+    if goal.end_node is not None:
+        return (goal.end_node,)
     reachable = routes_of(scenario).reachable(node.id)
+    if slots is not None and goal.slots and all(slots.get(n) in (None, "") for n in goal.slots):
+        wanted = set(goal.slots)
+        askers = tuple(
+            n.id
+            for n in scenario.nodes
+            if n.id in reachable and n.id != node.id and wanted & set(n.collect_slots)
+        )
+        if askers:
+            return askers
     return tuple(end for end in outcomes_of(scenario).success_ends if end in reachable)
 
 
-def _slots_ahead(scenario: Scenario, node: Node, end_node: str | None) -> set[str]:
+def _slots_ahead(scenario: Scenario, node: Node, goal: Goal) -> set[str]:
     """Slots asked for on a shortest route from ``node`` to where the user heads: what an
     over-informative user volunteers (not the values of branches it will not take)."""
     routes = routes_of(scenario)
-    targets = _targets(scenario, node, end_node)
+    targets = _targets(scenario, node, goal)
     to_goal = routes.distances_to_any(targets) if targets else {}
     if node.id not in to_goal:
         return set(node.collect_slots)

@@ -267,3 +267,31 @@ def test_long_goals_get_a_longer_turn_budget() -> None:
     assert turn_budget(checklist, None) == 52
     assert turn_budget(Goal(slots={"drink": "tea"}), None) == 30
     assert turn_budget(checklist, 5) == 5
+
+
+def test_in_a_menu_the_user_takes_the_branch_its_goal_is_about() -> None:
+    # The nearest success end (opening hours) asks for nothing the user wants.
+    scenario = Scenario.from_dict(
+        make_graph(
+            [
+                node(
+                    "menu",
+                    next_nodes=[
+                        {"condition": intent_is("hours"), "target": "hours"},
+                        {"condition": intent_is("order"), "target": "ask"},
+                    ],
+                ),
+                node("hours", terminal=True),
+                node("ask", collect_slots=["drink"], default_next="done"),
+                node("done", terminal=True),
+            ],
+            slots={"drink": DRINK},
+            intents={
+                "hours": {"examples": ["when are you open"]},
+                "order": {"examples": ["I want to order"]},
+            },
+        )
+    )
+    assert outcomes_of(scenario).success_ends == ["hours", "done"]
+    results = evaluate(scenario, 10, persona="cooperative", progress=False).conversations
+    assert set(results["end_node"]) == {"done"} and results["success"].all()
