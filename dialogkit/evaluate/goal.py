@@ -23,6 +23,7 @@ from dialogkit.evaluate.outcomes import outcomes_of
 from dialogkit.evaluate.routes import routes_of
 from dialogkit.nlu.entities import INVALID, coerce
 from dialogkit.nlu.frame import Frame
+from dialogkit.scenario.conditions import iter_conditions
 from dialogkit.scenario.model import Slot
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.testing.conversations import Expectations, Observation, check
@@ -70,15 +71,20 @@ class Goal(BaseModel):
         against the slot's type, pattern and validation in the evaluation's ``clock``.
         Slots the graph only sets (a checklist ticked by transitions) want the value the
         graph sets. Slots whose values cannot be produced (a pattern slot with no
-        examples) are left out. Any success end of the scenario will do (``outcomes``).
+        examples) are left out. A yes/no slot whose "no" asks again (a transition on
+        ``slots.NAME`` equal to false that clears it) is a confirmation: the goal says yes.
+        Any success end of the scenario will do (``outcomes``).
         """
         rng = random.Random(f"goal:{seed}")
         frame = (clock or Clock()).frame
         slots: dict[str, Any] = {}
         say: dict[str, list[str]] = {}
+        confirmations = confirmation_slots(scenario)
         for name in asked_slots(scenario):
             slot = scenario.slot(name)
             drawn = draw_value(slot, scenario.language, rng, frame, name) if slot else None
+            if name in confirmations:
+                drawn = True, builtin_examples("affirm", scenario.language)[:3] or ["yes"]
             if drawn is not None:
                 slots[name], say[name] = drawn
         for name, value in set_only_slots(scenario).items():
@@ -216,6 +222,27 @@ def set_only_slots(scenario: Scenario) -> dict[str, Any]:
                 fixed = not (isinstance(value, str) and "{" in value) and value is not None
                 if key.startswith("slots.") and name not in asked and fixed:
                     found.setdefault(name, value)
+    return found
+
+
+def confirmation_slots(scenario: Scenario) -> set[str]:
+    """Boolean slots whose false value only asks them again: a transition tests
+    ``slots.NAME`` equal to false and clears it. No goal can want "no" there."""
+    found = set()
+    for edges in routes_of(scenario).edges.values():
+        for edge in edges:
+            transition = edge.transition
+            if transition is None or not transition.clear_slots:
+                continue
+            for condition, _ in iter_conditions(transition.condition, ""):
+                name = condition.field.removeprefix("slots.")
+                if (
+                    condition.field.startswith("slots.")
+                    and name in transition.clear_slots
+                    and condition.operator == "equals"
+                    and condition.value is False
+                ):
+                    found.add(name)
     return found
 
 

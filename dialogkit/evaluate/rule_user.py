@@ -25,7 +25,13 @@ import random
 from typing import Any
 
 from dialogkit.evaluate import paraphrase
-from dialogkit.evaluate.goal import Goal, draw_value, same_value, set_only_slots
+from dialogkit.evaluate.goal import (
+    Goal,
+    confirmation_slots,
+    draw_value,
+    same_value,
+    set_only_slots,
+)
 from dialogkit.evaluate.language import (
     CONNECTOR,
     CORRECTION,
@@ -104,6 +110,10 @@ class RuleUser:
             self._corrections[fixable[0]] = self._corrections.get(fixable[0], 0) + 1
             phrase = self._phrase(scenario, fixable[0], correcting=True)
             return CORRECTION[language].format(value=phrase)
+        if wrong and expected in confirmation_slots(scenario):
+            # Asked to confirm a value it did not mean: "no" (the graph asks again).
+            self._corrections[wrong[0]] = self._corrections.get(wrong[0], 0) + 1
+            return self._intent_example(scenario, "deny") or "no"
         if expected is not None:
             return self._answer(situation, expected)
         targets = _targets(scenario, node, self.goal, situation.slots)

@@ -295,3 +295,44 @@ def test_in_a_menu_the_user_takes_the_branch_its_goal_is_about() -> None:
     assert outcomes_of(scenario).success_ends == ["hours", "done"]
     results = evaluate(scenario, 10, persona="cooperative", progress=False).conversations
     assert set(results["end_node"]) == {"done"} and results["success"].all()
+
+
+def test_a_confirmation_is_wanted_as_yes_and_denied_when_the_value_is_wrong() -> None:
+    # "no" clears the answer and asks again: no goal can want it.
+    scenario = Scenario.from_dict(
+        make_graph(
+            [
+                node(
+                    "ask",
+                    collect_slots=["drink", "sure"],
+                    next_nodes=[
+                        {
+                            "condition": {
+                                "field": "slots.sure",
+                                "operator": "equals",
+                                "value": False,
+                            },
+                            "target": "ask",
+                            "clear_slots": ["drink", "sure"],
+                        },
+                        {
+                            "condition": {
+                                "field": "slots.sure",
+                                "operator": "equals",
+                                "value": True,
+                            },
+                            "target": "done",
+                        },
+                    ],
+                ),
+                node("done", terminal=True),
+            ],
+            slots={"drink": DRINK, "sure": {"type": "boolean", "prompt": "{slots.drink}, right?"}},
+        )
+    )
+    goals = Goal.sample_many(scenario, 8)
+    assert all(goal.slots["sure"] is True for goal in goals)
+    table = evaluate(scenario, goals, persona="self_correcting", progress=False, seed=4)
+    intents = table.turns[table.turns["node_before"] == "ask"]["intent"]
+    assert "deny" in set(intents)  # a wrong drink read back is denied, then given again
+    assert table.conversations["success"].all()
