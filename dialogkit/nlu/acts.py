@@ -22,7 +22,8 @@ WHOLE_ACT_SCORE: Final = 0.9
 LEADING_ACT_SCORE: Final = 0.7
 """A yes or a no that goes on to say more: below any keyword, so the rest decides first."""
 
-_OPENERS: Final = ("아", "어", "음", "저", "그게", "well", "oh", "um", "uh", "えっと", "あの", "あ")
+OPENERS: Final = ("아", "어", "음", "저", "그게", "well", "oh", "um", "uh", "えっと", "あの", "あ")
+"""Interjections that open an utterance ("あ、…", "um, …"): never an answer of their own."""
 _REPEATED = re.compile(r"^(네|응|예|넹|no)(?:\s?\1)+(?=\s|$)")
 _TEXTING_YO = re.compile(r"(?<=[\uac00-\ud7a3])여(?=\s|$)")
 """Texting spells the polite ending -요 as -여 ("맞아여", "좋아여")."""
@@ -68,7 +69,7 @@ def leading_act(text: str) -> LeadingAct | None:
     """``affirm`` or ``deny`` when the utterance opens with one ("네 그걸로 할게요", "nope",
     "いいえ、違います"); None otherwise."""
     normal = _REPEATED.sub(r"\1", _TEXTING_YO.sub("요", normalize(text)))
-    opener = _consume(normal, _OPENERS)
+    opener = _consume(normal, OPENERS)
     if opener is not None and opener[1]:
         normal = opener[1]
     for act in ("deny", "affirm"):

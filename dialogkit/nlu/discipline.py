@@ -11,7 +11,7 @@ refused when:
   is dropped: "주소 부산시 …");
 - an identifier is the bot's own (the persona's call sign, a value held in the context or in
   another slot): "Hammer 6, this is Eagle 2-4" gives the observer's call sign, not Hammer 6;
-  nor is it the speaker's word for themself ("저는", "I");
+  nor is it the speaker's word for themself ("저는", "I"), nor an interjection ("あ、…");
 - the value is implausible for its kind (``dialogkit.nlu.plausible``, shared with the value
   extractors): a birth date not in the past or more than 130 years ago, a phone number of
   the wrong length for its kind; or an address with neither a number nor two place units
@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any, Final
 
+from dialogkit.nlu.acts import OPENERS
 from dialogkit.nlu.plausible import is_birth_date, plausible_birth_date, plausible_phone
 from dialogkit.scenario.model import Slot
 
@@ -174,7 +175,9 @@ def admit(
         if kept is None or (kept != value and _META.search(value.lower())):
             return None
         value = kept
-        if is_identifier(slot) and (is_own_value(value, own) or is_self_reference(value)):
+        if is_identifier(slot) and (
+            is_own_value(value, own) or is_self_reference(value) or _is_interjection(value)
+        ):
             return None
         if "주소" in labels and not plausible_address(value):
             return None
@@ -185,6 +188,10 @@ def admit(
         if born is None or not plausible_birth_date(born, today or date.today()):
             return None
     return value
+
+
+def _is_interjection(value: str) -> bool:
+    return value.strip(" 、,。.!！ー〜っ").lower() in OPENERS
 
 
 def _plausible_phone(value: str) -> bool:

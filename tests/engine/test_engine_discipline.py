@@ -255,6 +255,28 @@ def test_admit_refuses_pronouns_meta_remarks_and_implausible_values() -> None:
     assert admit("phone", phone, "010-1234-5678", question=False, asked=True) == "010-1234-5678"
 
 
+@pytest.mark.parametrize("said", ["あ", "あっ", "えっと", "あの", "um", "Oh"])
+def test_an_interjection_is_never_a_name(said: str) -> None:
+    name = Slot(type="text", pattern=r"(?P<value>\w+)")
+    assert admit("guest_name", name, said, question=False, asked=True) is None
+    assert admit("guest_name", name, "あさみ", question=False, asked=True) == "あさみ"
+
+
+def test_a_pattern_that_reads_an_interjection_as_a_name_writes_nothing(engine: Engine) -> None:
+    """A name pattern that takes any word before a comma (the Japanese example's, before it
+    learnt interjections) still never writes "あ": the name is asked again."""
+    ask = {"id": "ask", "description": "Ask the name.", "collect_slots": ["guest_name"]}
+    ask["default_next"] = "end"
+    pattern = r"^(?P<value>[ぁ-ゖ一-龯]{1,10}?)(?=です|、|$)"
+    slots = {"guest_name": {"type": "text", "prompt": "お名前は？", "pattern": pattern}}
+    end = {"id": "end", "description": "End.", "terminal": True}
+    session = engine.start(make_graph([ask, end], slots=slots, language="ja"))
+    reply = session.send("あ、やっぱり4人でお願いします")
+    assert reply.current_node == "ask" and "guest_name" not in session.info().slots
+    assert session.send("山田です").current_node == "end"
+    assert session.info().slots["guest_name"] == "山田"
+
+
 def medication_graph(language: str, size_values: list[str]) -> dict[str, Any]:
     """Ask a yes/no question, then confirm a size that a correction may change."""
     return make_graph(
