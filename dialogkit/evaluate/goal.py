@@ -117,9 +117,10 @@ class Goal(BaseModel):
             return Verdict.fail(
                 "goal_unaskable", f"the graph never asks for {', '.join(unaskable)}"
             )
-        if trail.rejections:
-            return Verdict.fail("skill_rejected", f"skill rejected the goal: {trail.rejections[0]}")
         ended = self._end(scenario, trail)
+        if ended is not None and trail.rejections:
+            # Not the dialogue's failure: the skill refused what the goal asked of it.
+            return Verdict.fail("skill_rejected", f"skill rejected the goal: {trail.rejections[0]}")
         if ended is not None:
             return ended
         if self.slots and not self._engaged(scenario, trail):
@@ -154,9 +155,9 @@ class Goal(BaseModel):
         outcomes = outcomes_of(scenario)
         if self.end_node is not None and where != self.end_node:
             failed = outcomes.of.get(where) == "failure"
-            kind: FailureKind = "failure_end" if failed else "wrong_end"
-            if outcomes.of.get(where) == "failure" and trail.failed_skills:
+            if failed and trail.failed_skills:
                 return Verdict.fail("skill_failed", trail.failed_skills[0])
+            kind: FailureKind = "failure_end" if failed else "wrong_end"
             return Verdict.fail(kind, f"ended at node {where}, expected {self.end_node}")
         if self.end_node is None and not outcomes.is_success(where):
             if trail.failed_skills:
@@ -211,6 +212,10 @@ def asked_slots(scenario: Scenario) -> list[str]:
 
 def set_only_slots(scenario: Scenario) -> dict[str, Any]:
     """Slots no node asks for that transitions set to a fixed value (a checklist)."""
+    return routes_of(scenario).memo("set_only_slots", lambda: _set_only_slots(scenario))
+
+
+def _set_only_slots(scenario: Scenario) -> dict[str, Any]:
     asked = {n for node in scenario.nodes for n in (*node.collect_slots, *node.accept_slots)}
     found: dict[str, Any] = {}
     for edges in routes_of(scenario).edges.values():
@@ -228,6 +233,10 @@ def set_only_slots(scenario: Scenario) -> dict[str, Any]:
 def confirmation_slots(scenario: Scenario) -> set[str]:
     """Boolean slots whose false value only asks them again: a transition tests
     ``slots.NAME`` equal to false and clears it. No goal can want "no" there."""
+    return routes_of(scenario).memo("confirmation_slots", lambda: _confirmation_slots(scenario))
+
+
+def _confirmation_slots(scenario: Scenario) -> set[str]:
     found = set()
     for edges in routes_of(scenario).edges.values():
         for edge in edges:
@@ -248,6 +257,10 @@ def confirmation_slots(scenario: Scenario) -> set[str]:
 
 def fillable_slots(scenario: Scenario) -> set[str]:
     """Slots the graph can fill: asked, accepted, set by a transition or by a skill."""
+    return routes_of(scenario).memo("fillable_slots", lambda: _fillable_slots(scenario))
+
+
+def _fillable_slots(scenario: Scenario) -> set[str]:
     names = {n for node in scenario.nodes for n in (*node.collect_slots, *node.accept_slots)}
     names |= {
         key.removeprefix("slots.")

@@ -53,6 +53,10 @@ class Outcomes:
 
 def outcomes_of(scenario: Scenario) -> Outcomes:
     """Declared outcomes, and judged ones for the terminal nodes that declare none."""
+    return routes_of(scenario).memo("outcomes", lambda: _outcomes_of(scenario))
+
+
+def _outcomes_of(scenario: Scenario) -> Outcomes:
     routes = routes_of(scenario)
     reachable = routes.reachable(scenario.entry)
     of: dict[str, Outcome] = {}

@@ -9,11 +9,14 @@ reached has no distance.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from dialogkit.scenario.model import Transition
 from dialogkit.scenario.scenario import Scenario
+
+T = TypeVar("T")
 
 EdgeKind = Literal["node", "global", "default", "turn_limit"]
 
@@ -60,6 +63,15 @@ class Routes:
                 edges.append(Edge(node.id, node.default_next, kind="default"))
             self.edges[node.id] = [] if node.terminal else edges
         self._distances: dict[tuple[str, ...], dict[str, int]] = {}
+        self._facts: dict[str, Any] = {}
+
+    def memo(self, name: str, compute: Callable[[], T]) -> T:
+        """A fact about the graph (checklist slots, outcomes), computed once per scenario:
+        simulated users ask for them on every turn."""
+        if name not in self._facts:
+            self._facts[name] = compute()
+        found: T = self._facts[name]
+        return found
 
     def distances_to_any(self, goals: tuple[str, ...]) -> dict[str, int]:
         """Edges from each node to the nearest of ``goals`` (absent: none reachable)."""
