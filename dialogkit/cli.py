@@ -145,6 +145,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+class _DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each option's default, unless it has none or its help already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if action.default is None or isinstance(action.default, bool) or "default" in text:
+            return text
+        return super()._get_help_string(action)
+
+
 def _eval_arguments(evaluation: argparse.ArgumentParser) -> None:
     from dialogkit.evaluate.clock import DEFAULT_TIMEZONE, FIXED_DATE_TIME
     from dialogkit.evaluate.users import MIX, PERSONA_HELP
@@ -185,7 +195,9 @@ def _eval_arguments(evaluation: argparse.ArgumentParser) -> None:
     evaluation.add_argument(
         "--timezone", default=DEFAULT_TIMEZONE, help="the simulated users' time zone"
     )
-    evaluation.add_argument("--concurrency", type=_positive_int, default=16)
+    evaluation.add_argument(
+        "--concurrency", type=_positive_int, default=16, help="conversations at a time"
+    )
     evaluation.add_argument(
         "--max-turns",
         type=_positive_int,
@@ -308,7 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Simulate users with goals the scenario allows and measure how many reach "
         "a success end, per model choice and persona; failures are named by kind and the most "
         "common ones are shown as transcripts. See docs/evaluate.md.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_DefaultsShown,
     )
     _eval_arguments(evaluation)
     evaluation.set_defaults(handler=_eval)
