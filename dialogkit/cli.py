@@ -145,6 +145,89 @@ def _positive_int(text: str) -> int:
     return value
 
 
+class _DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each option's default, unless it has none or its help already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if action.default is None or isinstance(action.default, bool) or "default" in text:
+            return text
+        return super()._get_help_string(action)
+
+
+def _eval_arguments(evaluation: argparse.ArgumentParser) -> None:
+    from dialogkit.evaluate.clock import DEFAULT_TIMEZONE, FIXED_DATE_TIME
+    from dialogkit.evaluate.users import MIX, PERSONA_HELP
+
+    personas = "; ".join(f"{name}: {text}" for name, text in PERSONA_HELP.items())
+    evaluation.add_argument("scenario", metavar="SCENARIO", help="a scenario file or name")
+    evaluation.add_argument("--users", type=_positive_int, default=100, help="goals to sample")
+    evaluation.add_argument(
+        "--goals",
+        metavar="FILE",
+        default=None,
+        help="goals to use instead of sampling: a JSON list or JSON Lines of goals "
+        '({"slots": {...}, "say": {...}, "end_node": ...})',
+    )
+    evaluation.add_argument(
+        "--persona",
+        default=MIX,
+        choices=[MIX, *PERSONA_HELP],
+        metavar="PERSONA",
+        help=f"how users talk; {MIX} gives each user one of the personas. {personas}",
+    )
+    evaluation.add_argument(
+        "--end-node",
+        default=None,
+        help="the terminal node every goal must end at (default: any success end: nodes "
+        'with "outcome": "success", else judged from the graph)',
+    )
+    evaluation.add_argument("--models", default="offline", help="comma-separated model choices")
+    evaluation.add_argument(
+        "--repeats", type=_positive_int, default=1, help="trials per goal (pass^k)"
+    )
+    evaluation.add_argument("--seed", default="0", help="seed of goals and users")
+    evaluation.add_argument(
+        "--date-time",
+        default=FIXED_DATE_TIME,
+        help="when goals are drawn and sessions take place (ISO 8601), or 'now'",
+    )
+    evaluation.add_argument(
+        "--timezone", default=DEFAULT_TIMEZONE, help="the simulated users' time zone"
+    )
+    evaluation.add_argument(
+        "--concurrency", type=_positive_int, default=16, help="conversations at a time"
+    )
+    evaluation.add_argument(
+        "--max-turns",
+        type=_positive_int,
+        default=None,
+        help="user utterances per conversation (default: 30, or twice the goal's slots plus "
+        "10 when that is more)",
+    )
+    evaluation.add_argument("--server", default=None, help="URL of a deployed service")
+    evaluation.add_argument(
+        "--skill-runtime",
+        choices=["embedded"],
+        default=None,
+        help="run the reference skill runtime in-process; without it and without "
+        "SKILL_RUNTIME_BASE_URL, a scenario that calls skills starts it anyway (and says so)",
+    )
+    evaluation.add_argument(
+        "--transcripts",
+        type=int,
+        default=3,
+        help="failure kinds to show one failing transcript of (0: none)",
+    )
+    evaluation.add_argument(
+        "--out", default=None, help="folder to save the tables, meta and report in"
+    )
+    evaluation.add_argument(
+        "--min-success", type=float, default=None, help="exit 1 if any model is below this"
+    )
+    evaluation.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dialogkit", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -232,28 +315,14 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(handler=_chat)
 
     evaluation = commands.add_parser(
-        "eval", help="simulate users and measure a scenario across model choices"
+        "eval",
+        help="simulate users and measure a scenario across model choices",
+        description="Simulate users with goals the scenario allows and measure how many reach "
+        "a success end, per model choice and persona; failures are named by kind and the most "
+        "common ones are shown as transcripts. See docs/evaluate.md.",
+        formatter_class=_DefaultsShown,
     )
-    evaluation.add_argument("scenario", metavar="SCENARIO", help="a scenario file or name")
-    evaluation.add_argument("--users", type=int, default=100, help="goals to sample")
-    evaluation.add_argument("--persona", default="mix", help="a persona, or mix")
-    evaluation.add_argument("--models", default="offline", help="comma-separated model choices")
-    evaluation.add_argument("--repeats", type=int, default=1, help="trials per goal (pass^k)")
-    evaluation.add_argument("--seed", default="0")
-    evaluation.add_argument("--concurrency", type=int, default=16)
-    evaluation.add_argument("--max-turns", type=int, default=30)
-    evaluation.add_argument("--server", default=None, help="URL of a deployed service")
-    evaluation.add_argument(
-        "--skill-runtime",
-        choices=["embedded"],
-        default=None,
-        help="run the reference skill runtime in-process (else SKILL_RUNTIME_BASE_URL)",
-    )
-    evaluation.add_argument("--out", default=None, help="folder to save the results in")
-    evaluation.add_argument(
-        "--min-success", type=float, default=None, help="exit 1 if any model is below this"
-    )
-    evaluation.add_argument("--no-progress", action="store_true")
+    _eval_arguments(evaluation)
     evaluation.set_defaults(handler=_eval)
     return parser
 

@@ -156,6 +156,12 @@ class Slot(ScenarioModel):
         "breath (3 for the 10th to the 13th, in the duration slot's unit).",
     )
     validation: SlotValidation = Field(default_factory=SlotValidation)
+    eval_values: list[str] = Field(
+        default_factory=list,
+        description="Evaluation only: the values simulated users may want for this slot, as "
+        "a user says them (default: drawn from `values`, `examples` and `validation`). Use it "
+        "when only some values make sense, e.g. grids a skill accepts.",
+    )
 
 
 class Condition(ScenarioModel):
@@ -265,6 +271,12 @@ class Node(ScenarioModel):
     next_nodes: list[Transition] = Field(default_factory=list)
     default_next: str | None = None
     terminal: bool = False
+    outcome: Literal["success", "failure"] | None = Field(
+        None,
+        description="Evaluation: whether ending here means the user's goal was met "
+        "(`success`) or not (`failure`: cancelled, a skill failed). Unset on a terminal node: "
+        "judged from the graph (see docs/evaluate.md).",
+    )
     wait_for_input: bool = Field(
         True,
         description="False: after its reply the node passes straight on in the same turn.",

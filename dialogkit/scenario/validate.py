@@ -26,6 +26,7 @@ from dialogkit.scenario.model import (
     Node,
     ScenarioDocument,
     ScenarioModel,
+    Slot,
     Transition,
 )
 from dialogkit.scenario.paths import ROOTS, root_of
@@ -220,6 +221,7 @@ class _Checker:
                 yield from self._regex(slot.pattern, f"{path}.pattern")
             if slot.validation.pattern:
                 yield from self._regex(slot.validation.pattern, f"{path}.validation.pattern")
+            yield from self._eval_values(name, slot)
             if not slot.prompt.strip():
                 yield Problem(
                     path=f"{path}.prompt",
@@ -228,6 +230,18 @@ class _Checker:
                 )
 
         yield from slot_meaning_problems(self.doc.slots)
+
+    def _eval_values(self, name: str, slot: Slot) -> Iterator[Problem]:
+        """Values simulated users are given must be values the slot accepts."""
+        from dialogkit.nlu.entities import INVALID, coerce
+
+        for i, value in enumerate(slot.eval_values):
+            if coerce(slot, value, name=name) is INVALID:
+                yield Problem(
+                    path=f"slots.{name}.eval_values[{i}]",
+                    message=f"{value!r} is not a valid {slot.type} value for this slot "
+                    "(type, values, pattern and validation); fix or remove it.",
+                )
 
     def _graph(self) -> Iterator[Problem]:
         graph = self.doc.graph
@@ -291,6 +305,13 @@ class _Checker:
             yield self._unknown_node(node.default_next, f"{path}.default_next")
         for key, template in node.responses.items():
             yield from self._template(template, f"{path}.responses.{key}")
+        if node.outcome is not None and not node.terminal:
+            yield Problem(
+                path=f"{path}.outcome",
+                message="`outcome` only counts on a terminal node (where a session completes); "
+                "set terminal: true or remove it.",
+                severity="warning",
+            )
         if not node.terminal and not self._has_way_out(node):
             yield Problem(
                 path=path,
