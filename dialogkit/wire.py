@@ -7,7 +7,8 @@ ignore unknown fields; responses drop null values when serialized (see ``to_json
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import PydanticSerializationError
@@ -79,16 +80,56 @@ class CompletionOptions(WireModel):
     include_history: bool = False
 
 
-class ChatbotSessionCreateRequest(WireModel):
-    user: ChatbotSessionUser = Field(default_factory=ChatbotSessionUser)
-    scenario_name: str = ""
+DEFAULT_STT_THRESHOLD = -0.7
+"""A message whose confidence is at or below this is not understood (``stt_low_confidence``)."""
+
+_NULL_MEANS_DEFAULT = ("user", "completion_options")
+"""Options whose ``None`` means "the default" in keyword form (the wire has no null for them)."""
+
+
+class SessionSettings(WireModel):
+    """The start options a session keeps exactly as given: one definition for the create
+    request, the engine's ``SessionConfig`` and the clients."""
+
     llm_choice: str = ""
     nlu_llm_choice: str = ""
     user_system_prompt: str = ""
-    bot_first: bool | None = None
     max_fallback_retries: int | None = Field(None, ge=0)
-    stt_confidence_threshold: float = -0.7
+    stt_confidence_threshold: float = DEFAULT_STT_THRESHOLD
     completion_options: CompletionOptions = Field(default_factory=CompletionOptions)
+
+
+class SessionOptions(SessionSettings):
+    """Every option of starting a session (``POST /v1/session``'s fields minus the scenario),
+    as ``Engine.start``, ``Client.start`` and the server take them."""
+
+    user: ChatbotSessionUser = Field(default_factory=ChatbotSessionUser)
+    bot_first: bool | None = None
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> Self:
+        """Keyword options validated; an unknown name is a mistake (``TypeError``), and
+        ``None`` for ``user`` or ``completion_options`` means their default."""
+        unknown = sorted(set(options) - set(cls.model_fields))
+        if unknown:
+            raise TypeError(
+                f"Unknown session option(s): {', '.join(unknown)}; the options are "
+                f"{', '.join(sorted(cls.model_fields))}."
+            )
+        given = {
+            name: value
+            for name, value in options.items()
+            if value is not None or name not in _NULL_MEANS_DEFAULT
+        }
+        return cls.model_validate(given)
+
+    def keywords(self) -> dict[str, Any]:
+        """The start options as keyword arguments (``Engine.astart(name, **keywords)``)."""
+        return {name: getattr(self, name) for name in SessionOptions.model_fields}
+
+
+class ChatbotSessionCreateRequest(SessionOptions):
+    scenario_name: str = ""
     scenario_graph: dict[str, Any] = Field(default_factory=dict)
 
 

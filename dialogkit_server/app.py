@@ -200,7 +200,7 @@ def _api_blueprint(
     async def create_session(request: Request) -> HTTPResponse:
         body = parse_body(request, ChatbotSessionCreateRequest)
         with _scenario_errors():
-            session = await engine.astart(body.scenario_name, **_start_options(body))
+            session = await engine.astart(body.scenario_name, **body.keywords())
         reply = session.initial_reply
         return _answer(
             ChatbotSessionCreateResponse(
@@ -233,7 +233,7 @@ def _api_blueprint(
             # Parsing and validating a large graph is CPU work: off the event loop, so the
             # turns of other sessions keep running meanwhile.
             scenario = await asyncio.to_thread(_checked_scenario, body.scenario_graph)
-            session = await engine.astart(scenario, **_start_options(body))
+            session = await engine.astart(scenario, **body.keywords())
         return _answer(session.initial_reply)
 
     async def validate(request: Request) -> HTTPResponse:
@@ -434,20 +434,6 @@ def _check_admin(request: Request, settings: Settings) -> None:
         "Not authenticated: send Authorization: Bearer <DIALOGKIT_ADMIN_TOKEN>.",
         headers={"www-authenticate": "Bearer"},
     )
-
-
-def _start_options(body: ChatbotSessionCreateRequest) -> dict[str, Any]:
-    """The create request as ``Engine.astart`` keyword arguments."""
-    return {
-        "user": body.user,
-        "bot_first": body.bot_first,
-        "llm_choice": body.llm_choice,
-        "nlu_llm_choice": body.nlu_llm_choice,
-        "user_system_prompt": body.user_system_prompt,
-        "max_fallback_retries": body.max_fallback_retries,
-        "stt_confidence_threshold": body.stt_confidence_threshold,
-        "completion_options": body.completion_options,
-    }
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from dialogkit.usage import Usage
-from dialogkit.wire import CompletionOptions, HistoryEntry
+from dialogkit.wire import HistoryEntry, SessionSettings
 
 RECENT_HISTORY = 8
 """History entries the state keeps for the prompts of language models (4 exchanges)."""
@@ -36,20 +36,15 @@ RecordKind = Literal["history", "transcript", "visits"]
 RECORD_KINDS: tuple[RecordKind, ...] = ("history", "transcript", "visits")
 
 
-class SessionConfig(BaseModel):
+class SessionConfig(SessionSettings):
     """Settings fixed when the session is created (kept 24 h at most, and no longer than
-    its dialogue state)."""
+    its dialogue state): the start options as given (``SessionSettings``), plus what the
+    engine resolved from them."""
 
     session_id: str
     scenario_key: str = Field(description="The scenario's fingerprint (see the scenario cache).")
     user: dict[str, Any] = Field(default_factory=dict)
-    llm_choice: str = ""
-    nlu_llm_choice: str = ""
-    user_system_prompt: str = ""
     bot_first: bool = False
-    max_fallback_retries: int | None = None
-    stt_confidence_threshold: float = -0.7
-    completion_options: CompletionOptions = Field(default_factory=CompletionOptions)
     hybrid_nlu: bool | None = None
     created_at: float = Field(default_factory=time.time)
 

@@ -27,9 +27,8 @@ from dialogkit.evaluate.rule_user import RuleUser
 from dialogkit.evaluate.users import MIX, PERSONAS, Persona, SimulatedUser, Situation
 from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.wire import ChatbotSessionInfoResponse
+from dialogkit.wire import DEFAULT_STT_THRESHOLD, ChatbotSessionInfoResponse
 
-DEFAULT_STT_THRESHOLD = -0.7
 FIXED_DATE_TIME = "2026-01-05T10:00:00+00:00"
 """When simulated sessions take place unless told otherwise (a Monday morning): the time of
 day shows in replies and model prompts, so a real clock would make reruns differ."""

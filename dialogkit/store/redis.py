@@ -57,7 +57,7 @@ from dialogkit.engine.state import (
     Records,
     SessionConfig,
 )
-from dialogkit.errors import DialogkitError
+from dialogkit.errors import LockLost, SessionBusy
 from dialogkit.logsafe import escape
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import (
@@ -79,14 +79,6 @@ LOCK_POLL_S = 0.01
 
 _HELD: ContextVar[Mapping[str, bytes] | None] = ContextVar("dialogkit_redis_locks", default=None)
 """The lock tokens the current task holds, by session id: what ``save`` fences on."""
-
-
-class SessionBusy(DialogkitError):
-    """Another worker held the session's lock for longer than the wait allowed."""
-
-
-class LockLost(DialogkitError):
-    """A turn's session lock expired or was taken over before it saved; nothing was saved."""
 
 
 def connect(url: str, *, max_connections: int, pool_timeout_s: float) -> Redis:
