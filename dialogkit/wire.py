@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Self
+from dataclasses import dataclass
+from typing import Any, Generic, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic_core import PydanticSerializationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticSerializationError, SchemaSerializer
+
+T = TypeVar("T")
 
 
 def dump_json(
@@ -23,16 +26,46 @@ def dump_json(
     request) makes that fail; then the text is repaired (U+FFFD) instead of failing the
     request or the save: every JSON this returns parses again.
     """
-    try:
-        return model.__pydantic_serializer__.to_json(
-            model, exclude_none=exclude_none, exclude_defaults=exclude_defaults
-        )
-    except PydanticSerializationError:
-        data = model.model_dump(
-            mode="json", exclude_none=exclude_none, exclude_defaults=exclude_defaults
-        )
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
+    return Codec.dump(
+        model.__pydantic_serializer__,
+        model,
+        exclude_none=exclude_none,
+        exclude_defaults=exclude_defaults,
+    )
+
+
+class Codec(Generic[T]):
+    """JSON for plain data (a dataclass) crossing a boundary: pydantic validates what is read
+    and writes what is stored, and the engine works on the plain objects in between."""
+
+    def __init__(self, kind: type[T]) -> None:
+        self._adapter: TypeAdapter[T] = TypeAdapter(kind)
+
+    def encode(self, value: T, *, exclude_defaults: bool = False) -> bytes:
+        """``value`` as UTF-8 JSON (text UTF-8 cannot carry is repaired, as by ``dump_json``)."""
+        return self.dump(self._adapter.serializer, value, exclude_defaults=exclude_defaults)
+
+    def decode(self, raw: bytes | str) -> T:
+        return self._adapter.validate_json(raw)
+
+    @staticmethod
+    def dump(
+        serializer: SchemaSerializer,
+        value: Any,
+        *,
+        exclude_none: bool = False,
+        exclude_defaults: bool = False,
+    ) -> bytes:
+        try:
+            return serializer.to_json(
+                value, exclude_none=exclude_none, exclude_defaults=exclude_defaults
+            )
+        except PydanticSerializationError:
+            data = serializer.to_python(
+                value, mode="json", exclude_none=exclude_none, exclude_defaults=exclude_defaults
+            )
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
 
 
 class WireModel(BaseModel):
@@ -183,7 +216,11 @@ class ChatbotRequest(WireModel):
     message_input: MessageInput = Field(default_factory=MessageInput)
 
 
-class HistoryEntry(WireModel):
+@dataclass(slots=True, frozen=True)
+class HistoryEntry:
+    """One message of a conversation: plain data inside the engine (the dialogue state,
+    provider requests); pydantic validates it only as part of a response's ``final_data``."""
+
     role: str
     message: str
 

@@ -36,7 +36,6 @@ from dialogkit.store.memory import MemoryStore
 from dialogkit.wire import (
     ChatbotFinalData,
     ChatbotSessionInfoResponse,
-    HistoryEntry,
     SessionOptions,
     SessionSettings,
     dump_json,
@@ -334,7 +333,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
                 if pending is not None:
                     limit = self.store.limits.history
                     entries = [*entries, *history_of(pending.transcript)][-limit:]
-                history = [HistoryEntry(role=h.role, message=h.message) for h in entries]
+                history = list(entries)
             final = ChatbotFinalData(
                 end_reason=end_reason(state),
                 slots=dict(state.slots) if options.include_slots else None,

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import ConfigDict, Field
 
 from dialogkit.usage import Usage
 from dialogkit.wire import HistoryEntry, SessionSettings
 
 RECENT_HISTORY = 8
-"""History entries the state keeps for the prompts of language models (4 exchanges)."""
+"""History entries the state keeps, and the window language models see in their prompts
+(4 exchanges)."""
 RECENT_SAID = 24
 """Assistant replies the state keeps for the no-repeat rule: a fallback never repeats a
 sentence of the last ``RECENT_SAID`` replies (older ones may come back)."""
@@ -39,7 +41,9 @@ RECORD_KINDS: tuple[RecordKind, ...] = ("history", "transcript", "visits")
 class SessionConfig(SessionSettings):
     """Settings fixed when the session is created (kept 24 h at most, and no longer than
     its dialogue state): the start options as given (``SessionSettings``), plus what the
-    engine resolved from them."""
+    engine resolved from them. Frozen: a store may hand the same object to every turn."""
+
+    model_config = ConfigDict(frozen=True)
 
     session_id: str
     scenario_key: str = Field(description="The scenario's fingerprint (see the scenario cache).")
@@ -49,24 +53,43 @@ class SessionConfig(SessionSettings):
     created_at: float = Field(default_factory=time.time)
 
 
-class TurnRecord(BaseModel):
-    """One row of a session's transcript: what came in, what NLU saw, where the graph went."""
+@dataclass(slots=True, kw_only=True)
+class TurnRecord:
+    """One row of a session's transcript: what came in, what NLU saw, where the graph went.
+
+    The one turn-row type: the store keeps it, ``Reply.trace`` carries it, notebook
+    transcripts and evaluation read it. Plain data; pydantic sees it only where it is stored
+    (``dialogkit.store``'s record codecs).
+    """
 
     turn: int
     user_text: str
     confidence: float | None = None
     intent: str | None = None
-    entities: dict[str, Any] = Field(default_factory=dict)
+    entities: dict[str, Any] = field(default_factory=dict)
     dialogue_act: str | None = None
-    node_before: str
+    node_before: str | None
+    """None only where it is not known (the opening reply of a remote session)."""
     node_after: str
     reply: str
     fallback: str | None = None
     latency_ms: float = 0.0
     error: bool = False
 
+    def as_dict(self, columns: Iterable[str] | None = None) -> dict[str, Any]:
+        """The row as a plain dict (``columns`` only, in their order; all fields by default)."""
+        return {
+            name: dict(value) if isinstance(value, dict) else value
+            for name in (TURN_RECORD_FIELDS if columns is None else columns)
+            for value in (getattr(self, name),)
+        }
 
-class Visit(BaseModel):
+
+TURN_RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TurnRecord))
+
+
+@dataclass(slots=True, frozen=True)
+class Visit:
     """A node entered; ``source`` is the node it was entered from by a transition (none for
     the opening greeting and for the entry node entered by the first message)."""
 
@@ -74,13 +97,14 @@ class Visit(BaseModel):
     source: str | None = None
 
 
-class Records(BaseModel):
+@dataclass(slots=True)
+class Records:
     """A session's records as read (``history`` derived from the rows), or what one turn
     appends (``transcript`` and ``visits`` only)."""
 
-    history: list[HistoryEntry] = Field(default_factory=list)
-    transcript: list[TurnRecord] = Field(default_factory=list)
-    visits: list[Visit] = Field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    transcript: list[TurnRecord] = field(default_factory=list)
+    visits: list[Visit] = field(default_factory=list)
 
     @property
     def path(self) -> list[str]:
@@ -104,39 +128,71 @@ def history_of(rows: Iterable[TurnRecord]) -> list[HistoryEntry]:
     return history
 
 
-class DialogueState(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class DialogueState:
     """What a turn reads and writes (kept 3,600 s after the last save by default).
 
     ``history`` and ``visits`` are recent windows (``RECENT_HISTORY``, ``RECENT_VISITS``); the
-    whole conversation lives in the session's ``Records``.
+    whole conversation lives in the session's ``Records``. Plain data: a turn reads and writes
+    attributes; the Redis store encodes it with pydantic (``dialogkit.store.base``), the memory
+    store keeps the object itself and hands each turn a ``copy()``.
     """
 
     current_node: str
     turn_count: int = 0
-    slots: dict[str, Any] = Field(default_factory=dict)
-    context: dict[str, Any] = Field(default_factory=dict)
+    slots: dict[str, Any] = field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
     session_complete: bool = False
-    completion_reason: str | None = Field(
-        None, description="The reason of the last completing transition that gave one."
-    )
-    history: list[HistoryEntry] = Field(
-        default_factory=list, description="The last RECENT_HISTORY messages."
-    )
-    said: list[str] = Field(
-        default_factory=list, description="The assistant's last RECENT_SAID replies."
-    )
+    completion_reason: str | None = None
+    """The reason of the last completing transition that gave one."""
+    history: list[HistoryEntry] = field(default_factory=list)
+    """The last ``RECENT_HISTORY`` messages."""
+    said: list[str] = field(default_factory=list)
+    """The assistant's last ``RECENT_SAID`` replies."""
     node_turns: int = 0
     fallback_retries: int = 0
-    visits: list[str] = Field(
-        default_factory=list, description="The last RECENT_VISITS nodes entered, in order."
-    )
-    pending_entry: bool = Field(
-        False, description="The entry node was not entered yet (bot_first false)."
-    )
+    visits: list[str] = field(default_factory=list)
+    """The last ``RECENT_VISITS`` nodes entered, in order."""
+    pending_entry: bool = False
+    """The entry node was not entered yet (bot_first false)."""
     last_question: str = ""
-    last_reply: str = Field("", description="The last reply of a normal turn (for `repeat`).")
-    usage: Usage = Field(default_factory=Usage)
+    last_reply: str = ""
+    """The last reply of a normal turn (for ``repeat``)."""
+    usage: Usage = field(default_factory=Usage)
 
     def assistant_messages(self) -> list[str]:
         """The assistant's recent replies: what the no-repeat rule compares against."""
         return self.said
+
+    def copy(self) -> DialogueState:
+        """A private copy for one turn: every container a turn may change is copied (nested
+        dicts and lists too), strings and numbers are shared. Cheaper than a JSON round trip,
+        and a turn that fails half-way leaves the original untouched."""
+        return DialogueState(
+            current_node=self.current_node,
+            turn_count=self.turn_count,
+            slots=_thawed(self.slots),
+            context=_thawed(self.context),
+            session_complete=self.session_complete,
+            completion_reason=self.completion_reason,
+            history=list(self.history),
+            said=list(self.said),
+            node_turns=self.node_turns,
+            fallback_retries=self.fallback_retries,
+            visits=list(self.visits),
+            pending_entry=self.pending_entry,
+            last_question=self.last_question,
+            last_reply=self.last_reply,
+            usage=self.usage.copied(),
+        )
+
+
+def _thawed(value: Any) -> Any:
+    """``value`` with every dict and list in it copied (what JSON could hold, so what a
+    state can hold); other values are immutable and shared."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _thawed(item) for key, item in value.items()}
+    if kind is list:
+        return [_thawed(item) for item in value]
+    return value

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from dialogkit.client import AsyncClient, StartOptions
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.session import Reply
+from dialogkit.engine.state import TurnRecord
 from dialogkit.engine.sync import Portal
 from dialogkit.evaluate.goal import Goal
 from dialogkit.evaluate.results import Results
@@ -29,6 +30,19 @@ from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.wire import DEFAULT_STT_THRESHOLD, ChatbotSessionInfoResponse
 
+TURN_COLUMNS = (
+    "turn",
+    "user_text",
+    "confidence",
+    "intent",
+    "fallback",
+    "node_before",
+    "node_after",
+    "reply",
+    "latency_ms",
+    "error",
+)
+"""The columns of the engine's turn row that an evaluation's turn table keeps."""
 FIXED_DATE_TIME = "2026-01-05T10:00:00+00:00"
 """When simulated sessions take place unless told otherwise (a Monday morning): the time of
 day shows in replies and model prompts, so a real clock would make reruns differ."""
@@ -167,23 +181,20 @@ async def _converse(
         else:
             counted = reply.turn_count > before.turn_count or reply.session_complete
             fallback, intent = (None if counted else "fallback"), None
-        turns.append(
-            {
-                **base,
-                "turn": len(turns) + 1,
-                "user_text": said.text,
-                "confidence": said.confidence,
-                "intent": intent,
-                "fallback": fallback,
-                "stt_gate": intent == STT_LOW_CONFIDENCE
-                or (trace is None and said.confidence <= threshold),
-                "node_before": before.current_node,
-                "node_after": reply.current_node,
-                "reply": reply.response,
-                "latency_ms": round(elapsed_ms, 3),
-                "error": reply.error,
-            }
+        row = TurnRecord(
+            turn=len(turns) + 1,
+            user_text=said.text,
+            confidence=said.confidence,
+            intent=intent,
+            fallback=fallback,
+            node_before=before.current_node,
+            node_after=reply.current_node,
+            reply=reply.response,
+            latency_ms=round(elapsed_ms, 3),
+            error=reply.error,
         )
+        stt_gate = intent == STT_LOW_CONFIDENCE or (trace is None and said.confidence <= threshold)
+        turns.append({**base, **row.as_dict(TURN_COLUMNS), "stt_gate": stt_gate})
         history += [("user", said.text), ("assistant", reply.response)]
         seen.append(reply.current_node)
         info = await session.ainfo()

@@ -62,6 +62,7 @@ from dialogkit.logsafe import escape
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import (
     CONFIG_TTL_S,
+    STATE,
     STATE_TTL_S,
     STORED_KINDS,
     RecordLimits,
@@ -160,7 +161,7 @@ class RedisStore:
                 pipe.set(config_key, dump_json(config), px=ttl_ms)
             else:
                 pipe.pexpire(config_key, ttl_ms)
-            pipe.set(self._key("state", session_id), dump_json(state), px=ttl_ms)
+            pipe.set(self._key("state", session_id), STATE.encode(state), px=ttl_ms)
             for kind, items in encode_records(records):
                 key = self._key(kind, session_id)
                 pipe.rpush(key, *items)
@@ -205,7 +206,7 @@ class RedisStore:
         ttl_s = ttl_ms / 1000
         return StoredSession(
             SessionConfig.model_validate_json(raw_config),
-            DialogueState.model_validate_json(raw_state),
+            STATE.decode(raw_state),
             time.time() + ttl_s,
             ttl_s,
         )
