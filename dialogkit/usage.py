@@ -23,10 +23,10 @@ class Usage(BaseModel):
     )
 
     def copied(self) -> Usage:
-        """A copy whose counters can change without touching this one (no validation)."""
+        """A copy whose counters can change without touching this one."""
         if not (self.by_purpose or self.by_model or self.warnings):
             return Usage()
-        return Usage.model_construct(
+        return Usage(
             by_purpose={k: v.model_copy() for k, v in self.by_purpose.items()},
             by_model={k: v.model_copy() for k, v in self.by_model.items()},
             warnings=list(self.warnings),

@@ -165,34 +165,105 @@ class DialogueState:
         return self.said
 
     def copy(self) -> DialogueState:
-        """A private copy for one turn: every container a turn may change is copied (nested
-        dicts and lists too), strings and numbers are shared. Cheaper than a JSON round trip,
-        and a turn that fails half-way leaves the original untouched."""
-        return DialogueState(
-            current_node=self.current_node,
-            turn_count=self.turn_count,
-            slots=_thawed(self.slots),
-            context=_thawed(self.context),
-            session_complete=self.session_complete,
-            completion_reason=self.completion_reason,
-            history=list(self.history),
-            said=list(self.said),
-            node_turns=self.node_turns,
-            fallback_retries=self.fallback_retries,
-            visits=list(self.visits),
-            pending_entry=self.pending_entry,
-            last_question=self.last_question,
-            last_reply=self.last_reply,
-            usage=self.usage.copied(),
+        """A private copy for one turn: a turn that fails half-way leaves this one untouched."""
+        return DialogueState.thaw(self.freeze())
+
+    def freeze(self) -> FrozenState:
+        """The state as a snapshot no turn can change: what the memory store keeps.
+
+        A plain tuple of the fields in order, lists as tuples and history entries as pairs:
+        made of strings, numbers, tuples and dicts of those, it becomes invisible to the
+        garbage collector once a collection has seen it (CPython untracks such tuples and
+        dicts), so thousands of idle sessions add nothing to a full collection's pause.
+        """
+        usage = self.usage
+        return (
+            self.current_node,
+            self.turn_count,
+            _frozen(self.slots),
+            _frozen(self.context),
+            self.session_complete,
+            self.completion_reason,
+            tuple((entry.role, entry.message) for entry in self.history),
+            tuple(self.said),
+            self.node_turns,
+            self.fallback_retries,
+            tuple(self.visits),
+            self.pending_entry,
+            self.last_question,
+            self.last_reply,
+            usage.copied() if usage.by_purpose or usage.by_model or usage.warnings else None,
+        )
+
+    @classmethod
+    def thaw(cls, frozen: FrozenState) -> DialogueState:
+        """A state a turn may change, from a ``freeze`` snapshot. Lists inside slots and
+        context were tuples there and are lists again, as a JSON round trip gives them."""
+        (
+            current_node,
+            turn_count,
+            slots,
+            context,
+            session_complete,
+            completion_reason,
+            history,
+            said,
+            node_turns,
+            fallback_retries,
+            visits,
+            pending_entry,
+            last_question,
+            last_reply,
+            usage,
+        ) = frozen
+        return cls(
+            current_node=current_node,
+            turn_count=turn_count,
+            slots=_thawed(slots),
+            context=_thawed(context),
+            session_complete=session_complete,
+            completion_reason=completion_reason,
+            history=[HistoryEntry(role, message) for role, message in history],
+            said=list(said),
+            node_turns=node_turns,
+            fallback_retries=fallback_retries,
+            visits=list(visits),
+            pending_entry=pending_entry,
+            last_question=last_question,
+            last_reply=last_reply,
+            usage=Usage() if usage is None else usage.copied(),
         )
 
 
-def _thawed(value: Any) -> Any:
-    """``value`` with every dict and list in it copied (what JSON could hold, so what a
-    state can hold); other values are immutable and shared."""
+FrozenState = tuple[Any, ...]
+"""A ``DialogueState.freeze`` snapshot (an exact tuple: CPython untracks only those)."""
+
+
+_DICT = object()
+"""Marks a frozen dict, ``(_DICT, key, value, key, value, ...)``. The collector keeps any dict
+holding a dict tracked, but untracks an exact tuple of untracked values, and a bare
+``object()`` is not tracked at all."""
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as nested tuples (see ``_DICT`` for dicts): the JSON shapes a state holds,
+    none left that a turn could change in place."""
     kind = type(value)
     if kind is dict:
-        return {key: _thawed(item) for key, item in value.items()}
-    if kind is list:
+        items: list[Any] = [_DICT]
+        for key, item in value.items():
+            items.append(key)
+            items.append(_frozen(item))
+        return tuple(items)
+    if kind is list or kind is tuple:
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    """A frozen value as a turn sees it: fresh dicts and lists."""
+    if type(value) is tuple:
+        if value and value[0] is _DICT:
+            return {value[i]: _thawed(value[i + 1]) for i in range(1, len(value), 2)}
         return [_thawed(item) for item in value]
     return value

@@ -1,9 +1,10 @@
 """The default store: process memory, with the spec's TTLs and per-session locks.
 
-Each session is one entry holding its parsed config (never changed after creation, so shared
-by every turn without a copy), its dialogue state as the object the last turn saved (each
-load hands out ``state.copy()``, so a turn that fails half-way cannot have touched the stored
-session, as with Redis, but without a JSON round trip) and its records as JSON lines in a
+Each session is one entry holding its parsed config (frozen, never changed after creation, so
+shared by every turn), its dialogue state as a snapshot (``DialogueState.freeze``: tuples and
+strings, which a turn cannot change and the garbage collector stops scanning; each load thaws
+a private state, so a turn that fails half-way cannot have touched the stored session, as with
+Redis, but without a JSON round trip) and its records as JSON lines in a
 ``bytearray`` per kind, appended to and trimmed in amortized O(1) (one buffer rather than one
 object per record: a third less memory; records are written on every turn but read rarely). An
 ``ExpiryWheel`` frees whole sessions (config, state, records, and the last reference to a
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 
 from dialogkit.engine.state import (
     DialogueState,
+    FrozenState,
     RecordKind,
     Records,
     SessionConfig,
@@ -67,7 +69,7 @@ class _Log:
 class _Entry:
     config: SessionConfig
     config_expires_at: float
-    state: DialogueState | None = None
+    state: FrozenState | None = None
     state_expires_at: float = 0.0
     transcript: _Log = field(default_factory=_Log)
     visits: _Log = field(default_factory=_Log)
@@ -123,7 +125,7 @@ class MemoryStore:
             if entry is not None:
                 self._free(session_id)
             entry = self._adopt(config, scenario, now)
-        entry.state = state
+        entry.state = state.freeze()
         entry.state_expires_at = now + self.state_ttl_s
         for kind, items in encode_records(records):
             log = entry.transcript if kind == "transcript" else entry.visits
@@ -153,7 +155,7 @@ class MemoryStore:
             return None
         return StoredSession(
             entry.config,
-            entry.state.copy(),
+            DialogueState.thaw(entry.state),
             entry.state_expires_at,
             entry.state_expires_at - now,
         )

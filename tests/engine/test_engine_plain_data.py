@@ -4,6 +4,7 @@ a scenario is validated once; the store's codecs carry the plain records across.
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -101,3 +102,13 @@ def test_a_scenario_from_a_dict_is_validated_once(monkeypatch: pytest.MonkeyPatc
     scenario.ensure_valid()
     assert scenario.validate() is scenario.validate()
     assert len(calls) == 1
+
+
+def test_a_frozen_state_thaws_equal_and_leaves_the_collector_alone() -> None:
+    state = busy_state()
+    state.usage = Usage()  # counters make the snapshot hold a (tracked) model
+    frozen = state.freeze()
+    assert DialogueState.thaw(frozen) == state
+    for _ in range(3):
+        gc.collect()
+    assert not gc.is_tracked(frozen)
