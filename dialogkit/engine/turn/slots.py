@@ -1,0 +1,126 @@
+"""Accepting slot values: the right slot or none, decided in one place.
+
+A turn never writes a value it may have to take back. ``accept_values`` only says which
+values a node would accept from an utterance; the move is chosen against those values and
+the turn writes them when, and only when, it takes a move (a fallback leaves every slot as
+it was). Values a skill returns pass through ``skill_values`` the same way: typed as their
+slot, or dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from dialogkit.logsafe import escape
+from dialogkit.nlu.acts import is_question
+from dialogkit.nlu.discipline import admit
+from dialogkit.nlu.entities import INVALID, coerce, is_open, validate
+from dialogkit.nlu.result import NLUResult
+from dialogkit.scenario.model import Node
+from dialogkit.scenario.scenario import Scenario
+
+logger = logging.getLogger("dialogkit.turn")
+
+
+def missing_slots(node: Node, slots: Mapping[str, Any]) -> list[str]:
+    """The slots the node collects that have no value yet, in the node's order."""
+    return [name for name in node.collect_slots if slots.get(name) in (None, "")]
+
+
+def expected_slot(node: Node, slots: Mapping[str, Any]) -> str | None:
+    """The slot the node asks for now: its first missing one."""
+    missing = missing_slots(node, slots)
+    return missing[0] if missing else None
+
+
+def accept_values(
+    scenario: Scenario,
+    node: Node,
+    nlu: NLUResult,
+    slots: Mapping[str, Any],
+    context: Mapping[str, Any],
+    *,
+    text: str,
+    today: date | None,
+    distinctive_only: bool = False,
+) -> dict[str, Any]:
+    """The values of ``nlu.entities`` the node accepts, by slot, given the slots so far.
+
+    Distinctive values (an enum, a date, a pattern match...) count even when the sentence
+    also triggers a global move (``distinctive_only``): they were said on purpose. Open
+    values (a whole answer taken as text, a bare number, a yes/no) count only when the node
+    itself handles the turn, and not when the node reads the utterance as one of the intents
+    its own transitions name (after a pain report, "이제 괜찮아요" is the node's "no
+    problem", not a new pain note). Every value must pass ``discipline.admit`` (not from a
+    question, not a remark about the slot, not the bot's own call sign, a plausible birth
+    date); when in doubt the slot keeps its value.
+    """
+    question = is_question(text)
+    asked = expected_slot(node, slots)
+    own_intent = nlu.intent is not None and nlu.intent in scenario.index.node(node.id).own_intents
+    own = own_phrases(scenario, context, slots)
+    accepted: dict[str, Any] = {}
+    for name in (*node.collect_slots, *node.accept_slots):
+        slot = scenario.slot(name)
+        if slot is None or name not in nlu.entities:
+            continue
+        if is_open(slot) and (distinctive_only or own_intent):
+            continue
+        value = admit(
+            name,
+            slot,
+            nlu.entities[name],
+            question=question,
+            asked=name == asked,
+            own=(phrase for key, phrase in own if key != name),
+            today=today,
+        )
+        if value is None or validate(slot, value) is INVALID:
+            continue
+        accepted[name] = value
+    return accepted
+
+
+def own_phrases(
+    scenario: Scenario, context: Mapping[str, Any], slots: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """What the bot holds for itself, by where it is held: its persona, the context, the
+    slots (a value with letters, so numbers are never compared)."""
+    held: list[tuple[str, str]] = [("", scenario.document.prompts.bot)]
+    for source in (context, slots):
+        held.extend(
+            (key, value)
+            for key, value in source.items()
+            if isinstance(value, str) and any(ch.isalpha() for ch in value)
+        )
+    return held
+
+
+def skill_values(scenario: Scenario, node: Node, updates: Mapping[str, Any]) -> dict[str, Any]:
+    """A skill's slot updates typed as their slots, like NLU values; the rest is dropped.
+
+    A runtime is outside the scenario author's control: an integer slot set to
+    "not-a-number" would break every condition and template that reads it. ``None``
+    still clears a slot.
+    """
+    accepted: dict[str, Any] = {}
+    for name, value in updates.items():
+        slot = scenario.slot(name)
+        if slot is None:
+            continue
+        typed = None if value is None else coerce(slot, value)
+        if typed is INVALID:
+            logger.warning(
+                "skill %s at node %s set slot %s to %s, which is not a valid %s: dropped",
+                escape(node.params.skill),
+                escape(node.id),
+                escape(name),
+                escape(repr(value)),
+                slot.type,
+            )
+            continue
+        accepted[name] = typed
+    return accepted
