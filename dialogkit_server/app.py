@@ -22,6 +22,7 @@ from typing import Any
 
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.config import Config
+from sanic.response import BaseHTTPResponse
 from sanic.worker.loader import AppLoader
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
@@ -497,11 +498,34 @@ def serve(
         Sanic.serve(primary=app, app_loader=loader)
 
 
+WARM_UP_RESPONSES = 2_000
+"""Responses after which the server freezes the collector a second time (see below)."""
+
+
 def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
-    """The app of a long-lived server process: ``create_app``, plus a collector freeze."""
+    """The app of a long-lived server process: ``create_app``, plus collector freezes after
+    start-up and after warm-up."""
     app = create_app(settings=settings)
     app.after_server_start(_freeze_startup_objects)
+    _freeze_after_warm_up(app, WARM_UP_RESPONSES)
     return app
+
+
+def _freeze_after_warm_up(app: Sanic[Any, Any], responses: int) -> None:
+    """Freeze once more after the first ``responses``: by then the first requests have built
+    what lives as long as the process (per-scenario matchers and memories, compiled patterns,
+    pooled connections), which full collections would otherwise scan again and again."""
+    left = responses
+
+    def count(request: Request, response: BaseHTTPResponse) -> None:
+        nonlocal left
+        left -= 1
+        if left == 0:
+            gc.collect()
+            gc.freeze()
+            logger.info("warmed up after %d responses: collector frozen", responses)
+
+    app.middleware(count, "response")
 
 
 async def _freeze_startup_objects(app: Sanic[Any, Any]) -> None:
