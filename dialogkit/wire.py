@@ -109,6 +109,10 @@ class ChatbotSessionUser(WireModel):
 
 
 class CompletionOptions(WireModel):
+    """What the final reply carries. Frozen, so every session on the defaults shares one."""
+
+    model_config = ConfigDict(frozen=True)
+
     include_slots: bool = True
     include_history: bool = False
 
@@ -129,7 +133,7 @@ class SessionSettings(WireModel):
     user_system_prompt: str = ""
     max_fallback_retries: int | None = Field(None, ge=0)
     stt_confidence_threshold: float = DEFAULT_STT_THRESHOLD
-    completion_options: CompletionOptions = Field(default_factory=CompletionOptions)
+    completion_options: CompletionOptions = CompletionOptions()
 
 
 class SessionOptions(SessionSettings):

@@ -124,15 +124,21 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             sent["date_time"] = now_in(chosen.user.timezone)
         document = loaded.document
         config = SessionConfig(
-            **{name: getattr(chosen, name) for name in SessionSettings.model_fields},
+            # Only the options that differ from their defaults: the defaults stay shared
+            # objects and a session's config stays small (the memory store keeps one per
+            # live session).
+            **{
+                name: value
+                for name, field in SessionSettings.model_fields.items()
+                if (value := getattr(chosen, name)) != field.default
+            },
             session_id=str(uuid.uuid4()),
             scenario_key=loaded.fingerprint,
             user=sent,
             bot_first=_first_of(
                 chosen.bot_first, document.graph.bot_first, document.metadata.bot_first
             ),
-            hybrid_nlu=hybrid_nlu,
-            created_at=time.time(),
+            **({} if hybrid_nlu is None else {"hybrid_nlu": hybrid_nlu}),
         )
         state = DialogueState(
             current_node=loaded.entry,

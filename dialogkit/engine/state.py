@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from sys import intern
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
@@ -174,24 +175,26 @@ class DialogueState:
         A plain tuple of the fields in order, lists as tuples and history entries as pairs:
         made of strings, numbers, tuples and dicts of those, it becomes invisible to the
         garbage collector once a collection has seen it (CPython untracks such tuples and
-        dicts), so thousands of idle sessions add nothing to a full collection's pause.
+        dicts), so thousands of idle sessions add nothing to a full collection's pause. The
+        texts are interned: sessions that said the same template sentence share one string
+        (interned strings are freed with their last user).
         """
         usage = self.usage
         return (
             self.current_node,
             self.turn_count,
-            _frozen(self.slots),
-            _frozen(self.context),
+            freeze_value(self.slots),
+            freeze_value(self.context),
             self.session_complete,
             self.completion_reason,
-            tuple((entry.role, entry.message) for entry in self.history),
-            tuple(self.said),
+            tuple((entry.role, intern(entry.message)) for entry in self.history),
+            tuple(intern(text) for text in self.said),
             self.node_turns,
             self.fallback_retries,
             tuple(self.visits),
             self.pending_entry,
-            self.last_question,
-            self.last_reply,
+            intern(self.last_question),
+            intern(self.last_reply),
             usage.copied() if usage.by_purpose or usage.by_model or usage.warnings else None,
         )
 
@@ -219,8 +222,8 @@ class DialogueState:
         return cls(
             current_node=current_node,
             turn_count=turn_count,
-            slots=_thawed(slots),
-            context=_thawed(context),
+            slots=thaw_value(slots),
+            context=thaw_value(context),
             session_complete=session_complete,
             completion_reason=completion_reason,
             history=[HistoryEntry(role, message) for role, message in history],
@@ -245,7 +248,7 @@ holding a dict tracked, but untracks an exact tuple of untracked values, and a b
 ``object()`` is not tracked at all."""
 
 
-def _frozen(value: Any) -> Any:
+def freeze_value(value: Any) -> Any:
     """``value`` as nested tuples (see ``_DICT`` for dicts): the JSON shapes a state holds,
     none left that a turn could change in place."""
     kind = type(value)
@@ -253,17 +256,17 @@ def _frozen(value: Any) -> Any:
         items: list[Any] = [_DICT]
         for key, item in value.items():
             items.append(key)
-            items.append(_frozen(item))
+            items.append(freeze_value(item))
         return tuple(items)
     if kind is list or kind is tuple:
-        return tuple(_frozen(item) for item in value)
+        return tuple(freeze_value(item) for item in value)
     return value
 
 
-def _thawed(value: Any) -> Any:
+def thaw_value(value: Any) -> Any:
     """A frozen value as a turn sees it: fresh dicts and lists."""
     if type(value) is tuple:
         if value and value[0] is _DICT:
-            return {value[i]: _thawed(value[i + 1]) for i in range(1, len(value), 2)}
-        return [_thawed(item) for item in value]
+            return {value[i]: thaw_value(value[i + 1]) for i in range(1, len(value), 2)}
+        return [thaw_value(item) for item in value]
     return value

@@ -150,12 +150,19 @@ def decode_records(
 ) -> Records:
     """The records of ``kinds`` (all when empty) from the stored JSON documents, each cut to
     its limit."""
-    wanted = set(kinds or RECORD_KINDS)
     rows = [TURN_RECORD.decode(item) for item in raw.get("transcript", [])]
+    visits = [VISIT.decode(item) for item in raw.get("visits", [])[-limits.rows :]]
+    return records_of(rows, visits, kinds, limits)
+
+
+def records_of(
+    rows: list[TurnRecord], visits: list[Visit], kinds: Collection[RecordKind], limits: RecordLimits
+) -> Records:
+    """The records of ``kinds`` (all when empty) from a session's rows and visits, each cut to
+    its limit (``history`` derived from the rows)."""
+    wanted = set(kinds or RECORD_KINDS)
     return Records(
         history=history_of(rows)[-limits.history :] if "history" in wanted else [],
         transcript=rows[-limits.transcript :] if "transcript" in wanted else [],
-        visits=[VISIT.decode(item) for item in raw.get("visits", [])[-limits.rows :]]
-        if "visits" in wanted
-        else [],
+        visits=visits[-limits.rows :] if "visits" in wanted else [],
     )

@@ -4,9 +4,10 @@ Each session is one entry holding its parsed config (frozen, never changed after
 shared by every turn), its dialogue state as a snapshot (``DialogueState.freeze``: tuples and
 strings, which a turn cannot change and the garbage collector stops scanning; each load thaws
 a private state, so a turn that fails half-way cannot have touched the stored session, as with
-Redis, but without a JSON round trip) and its records as JSON lines in a
-``bytearray`` per kind, appended to and trimmed in amortized O(1) (one buffer rather than one
-object per record: a third less memory; records are written on every turn but read rarely). An
+Redis, but without a JSON round trip) and its records as tuples of their fields, appended to
+and trimmed in amortized O(1) (texts interned, so a reply shares its string with the state and
+with every session that said the same sentence; records are written on every turn but read
+rarely). An
 ``ExpiryWheel`` frees whole sessions (config, state, records, and the last reference to a
 scenario) once they expire, so memory stays flat under a steady churn of sessions.
 """
@@ -18,6 +19,8 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from sys import intern
+from typing import Any
 
 from dialogkit.engine.state import (
     DialogueState,
@@ -25,6 +28,10 @@ from dialogkit.engine.state import (
     RecordKind,
     Records,
     SessionConfig,
+    TurnRecord,
+    Visit,
+    freeze_value,
+    thaw_value,
 )
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import (
@@ -32,8 +39,7 @@ from dialogkit.store.base import (
     STATE_TTL_S,
     RecordLimits,
     StoredSession,
-    decode_records,
-    encode_records,
+    records_of,
     stored_kinds,
 )
 from dialogkit.store.expiry import ExpiryWheel
@@ -44,25 +50,67 @@ REPLIES_KEPT = 64
 
 @dataclass(slots=True, eq=False)
 class _Log:
-    """Records as JSON lines (JSON text never holds a raw newline)."""
+    """Records as tuples of their fields (see ``_row`` and ``_visit``): no JSON to write on a
+    turn, texts shared with the state's snapshot, and nothing the collector keeps scanning."""
 
-    lines: bytearray = field(default_factory=bytearray)
-    count: int = 0
+    items: list[tuple[Any, ...]] = field(default_factory=list)
 
-    def extend(self, items: list[bytes], limit: int) -> None:
-        for item in items:
-            self.lines += item
-            self.lines += b"\n"
-        self.count += len(items)
-        if self.count > limit + max(1, limit // 8):
-            cut = 0
-            for _ in range(self.count - limit):
-                cut = self.lines.index(b"\n", cut) + 1
-            del self.lines[:cut]
-            self.count = limit
+    @property
+    def count(self) -> int:
+        return len(self.items)
 
-    def read(self) -> list[bytes]:
-        return bytes(self.lines).split(b"\n")[:-1]
+    def extend(self, items: list[tuple[Any, ...]], limit: int) -> None:
+        self.items += items
+        if len(self.items) > limit + max(1, limit // 8):
+            del self.items[: len(self.items) - limit]
+
+
+def _row(row: TurnRecord) -> tuple[Any, ...]:
+    return (
+        row.turn,
+        intern(row.user_text),
+        row.confidence,
+        row.intent,
+        freeze_value(row.entities) if row.entities else None,
+        row.dialogue_act,
+        row.node_before,
+        row.node_after,
+        intern(row.reply),
+        row.fallback,
+        row.latency_ms,
+        row.error,
+    )
+
+
+def _turn_record(item: tuple[Any, ...]) -> TurnRecord:
+    (
+        turn,
+        user_text,
+        confidence,
+        intent,
+        entities,
+        act,
+        before,
+        after,
+        reply,
+        fallback,
+        ms,
+        error,
+    ) = item
+    return TurnRecord(
+        turn=turn,
+        user_text=user_text,
+        confidence=confidence,
+        intent=intent,
+        entities=thaw_value(entities) if entities is not None else {},
+        dialogue_act=act,
+        node_before=before,
+        node_after=after,
+        reply=reply,
+        fallback=fallback,
+        latency_ms=ms,
+        error=error,
+    )
 
 
 @dataclass(slots=True, eq=False)
@@ -127,9 +175,11 @@ class MemoryStore:
             entry = self._adopt(config, scenario, now)
         entry.state = state.freeze()
         entry.state_expires_at = now + self.state_ttl_s
-        for kind, items in encode_records(records):
-            log = entry.transcript if kind == "transcript" else entry.visits
-            log.extend(items, self.limits.rows)
+        if records.transcript:
+            entry.transcript.extend([_row(row) for row in records.transcript], self.limits.rows)
+        if records.visits:
+            visits = [(visit.node, visit.source) for visit in records.visits]
+            entry.visits.extend(visits, self.limits.rows)
         if reply is not None:
             replies = entry.replies = entry.replies or {}
             replies[reply[0]] = reply[1]
@@ -168,9 +218,18 @@ class MemoryStore:
         entry = self._live(session_id, self._clock())
         if entry is None:
             return Records()
-        logs = {"transcript": entry.transcript, "visits": entry.visits}
-        raw = {kind: logs[kind].read() for kind in stored_kinds(kinds)}
-        return decode_records(raw, kinds, self.limits)
+        wanted = stored_kinds(kinds)
+        rows = (
+            [_turn_record(item) for item in entry.transcript.items]
+            if "transcript" in wanted
+            else []
+        )
+        visits = (
+            [Visit(node, source) for node, source in entry.visits.items[-self.limits.rows :]]
+            if "visits" in wanted
+            else []
+        )
+        return records_of(rows, visits, kinds, self.limits)
 
     async def scenario(self, key: str) -> Scenario | None:
         shared = self._scenarios.get(key)

@@ -113,3 +113,33 @@ def test_a_frozen_state_thaws_equal_and_leaves_the_collector_alone() -> None:
     for _ in range(8):
         gc.collect()
     assert not gc.is_tracked(frozen)
+
+
+async def test_the_memory_store_reads_back_the_records_it_was_given() -> None:
+    store = MemoryStore()
+    scenario = Scenario.from_file(COFFEE)
+    config = SessionConfig(session_id="s", scenario_key=scenario.fingerprint)
+    row = TurnRecord(
+        turn=1,
+        user_text="a latte",
+        confidence=0.5,
+        intent="order",
+        entities={"drink": "latte", "extras": ["foam"]},
+        node_before="welcome",
+        node_after="take_order",
+        reply="Which size?",
+        latency_ms=0.25,
+    )
+    visits = [Visit(node="take_order", source="welcome")]
+    records = Records(transcript=[row], visits=visits)
+    await store.save(config, DialogueState(current_node="a"), records, scenario, new=True)
+    row.entities["extras"].append("ice")  # the caller's row (a reply's trace) is its own
+    read = await store.records("s")
+    assert read.transcript == [
+        TurnRecord(**{**row.as_dict(), "entities": {"drink": "latte", "extras": ["foam"]}})
+    ]
+    assert read.visits == visits
+    assert [(h.role, h.message) for h in read.history] == [
+        ("user", "a latte"),
+        ("assistant", "Which size?"),
+    ]
