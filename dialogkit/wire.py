@@ -220,7 +220,7 @@ class ChatbotRequest(WireModel):
     message_input: MessageInput = Field(default_factory=MessageInput)
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class HistoryEntry:
     """One message of a conversation: plain data inside the engine (the dialogue state,
     provider requests); pydantic validates it only as part of a response's ``final_data``."""
