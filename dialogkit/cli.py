@@ -16,6 +16,7 @@ from dialogkit.errors import (
     ScenarioNotFound,
 )
 from dialogkit.scenario.model import ScenarioDocument
+from dialogkit.scenario.problems import NEAR_MISS_KEY, Problem
 from dialogkit.scenario.registry import registered_names
 from dialogkit.scenario.scenario import Scenario
 
@@ -51,7 +52,9 @@ def _skills_serve(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     """One verdict line per scenario, then its problems; messages never repeat the file name,
     which starts the line. A target that names a file (a path or ``.json``) is read as one,
-    so a missing file is reported as missing, not as an unregistered name."""
+    so a missing file is reported as missing, not as an unregistered name. An unknown key one
+    edit away from a known one counts as an error here: the engine runs the graph without
+    that field, which is almost never what the author meant."""
     failed = 0
     for target in args.scenarios:
         try:
@@ -64,7 +67,7 @@ def _validate(args: argparse.Namespace) -> int:
             continue
         except ScenarioInvalid as exc:
             print(f"{target}: invalid, the graph cannot be parsed")
-            for problem in exc.problems:
+            for problem in map(_as_cli_finding, exc.problems):
                 print(f"  {problem}")
             failed += 1
             continue
@@ -72,7 +75,7 @@ def _validate(args: argparse.Namespace) -> int:
             print(f"{target}: {str(exc).removeprefix(f'{target}: ')}")
             failed += 1
             continue
-        problems = scenario.validate()
+        problems = [_as_cli_finding(problem) for problem in scenario.validate()]
         errors = [p for p in problems if p.severity == "error"]
         warnings = len(problems) - len(errors)
         failed += bool(errors) or (args.strict and bool(warnings))
@@ -81,6 +84,12 @@ def _validate(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"  {problem}")
     return 1 if failed else 0
+
+
+def _as_cli_finding(problem: Problem) -> Problem:
+    if problem.code == NEAR_MISS_KEY:
+        return problem.model_copy(update={"severity": "error"})
+    return problem
 
 
 def _not_found(target: str) -> str:
@@ -101,7 +110,7 @@ def _test(args: argparse.Namespace) -> int:
         # Skill failures are expected in "down" cases; the report says what matters.
         logging.getLogger("dialogkit").setLevel(logging.ERROR)
     paths = [Path(p) for p in (args.paths or ["scenarios"])]
-    return run_paths(paths, llm=args.llm, min_coverage=args.min_coverage)
+    return run_paths(paths, llm=args.llm, min_coverage=args.min_coverage, list_passed=args.verbose)
 
 
 def schema_json() -> str:
@@ -181,7 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("paths", nargs="*", metavar="PATH")
     test.add_argument("--llm", default=None, help="run with this model instead of offline")
     test.add_argument("--min-coverage", type=float, default=0.0)
-    test.add_argument("-v", "--verbose", action="store_true", help="show engine warnings")
+    test.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list passing cases too, and show engine warnings",
+    )
     test.set_defaults(handler=_test)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of scenario files")

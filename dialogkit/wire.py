@@ -9,12 +9,41 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Self, TypeVar
+from typing import Annotated, Any, Generic, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-from pydantic_core import PydanticSerializationError, SchemaSerializer
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticCustomError, PydanticSerializationError, SchemaSerializer, to_json
 
 T = TypeVar("T")
+
+MAX_SHORT_TEXT_CHARS = 256
+"""Cap on a short text a session keeps for its life: a user id, name, text location, locale,
+time zone or date-time, and a model name."""
+MAX_PROMPT_CHARS = 8000
+"""Cap on ``user_system_prompt``, kept in the session and sent with every generated reply."""
+MAX_OBJECT_BYTES = 16 * 1024
+"""Cap on ``user.profile`` and ``user.metadata``, each measured as compact JSON."""
+
+ShortText = Annotated[str, Field(max_length=MAX_SHORT_TEXT_CHARS)]
+
+
+def _bounded_object(value: dict[str, Any]) -> dict[str, Any]:
+    """An object a session keeps for its life, refused (422) above ``MAX_OBJECT_BYTES``."""
+    size = len(to_json(value, fallback=str))
+    if size > MAX_OBJECT_BYTES:
+        raise PydanticCustomError(
+            "object_too_large",
+            "Object should have at most {limit} bytes of JSON, not {size}",
+            {"limit": MAX_OBJECT_BYTES, "size": size},
+        )
+    return value
+
+
+BoundedObject = Annotated[
+    dict[str, Any],
+    AfterValidator(_bounded_object),
+    Field(description=f"At most {MAX_OBJECT_BYTES} bytes as compact JSON."),
+]
 
 
 def dump_json(
@@ -93,15 +122,15 @@ class ChatbotSessionLocation(WireModel):
 
 
 class ChatbotSessionUser(WireModel):
-    id: str = ""
-    name: str = ""
+    id: ShortText = ""
+    name: ShortText = ""
     age: int | None = None
-    location: ChatbotSessionLocation | str = ""
-    profile: dict[str, Any] = Field(default_factory=dict)
-    locale: str = ""
-    timezone: str = ""
-    date_time: str = ""
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    location: ChatbotSessionLocation | ShortText = ""
+    profile: BoundedObject = Field(default_factory=dict)
+    locale: ShortText = ""
+    timezone: ShortText = ""
+    date_time: ShortText = ""
+    metadata: BoundedObject = Field(default_factory=dict)
 
     def sent_values(self) -> dict[str, Any]:
         """Only the values actually sent: non-default and non-null, as stored in the session."""
@@ -128,9 +157,9 @@ class SessionSettings(WireModel):
     """The start options a session keeps exactly as given: one definition for the create
     request, the engine's ``SessionConfig`` and the clients."""
 
-    llm_choice: str = ""
-    nlu_llm_choice: str = ""
-    user_system_prompt: str = ""
+    llm_choice: ShortText = ""
+    nlu_llm_choice: ShortText = ""
+    user_system_prompt: str = Field("", max_length=MAX_PROMPT_CHARS)
     max_fallback_retries: int | None = Field(None, ge=0)
     stt_confidence_threshold: float = DEFAULT_STT_THRESHOLD
     completion_options: CompletionOptions = CompletionOptions()

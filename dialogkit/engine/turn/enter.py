@@ -40,11 +40,11 @@ class Entering:
     replies: Replies
     records: Records
 
-    async def take(self, move: Move) -> str:
+    async def take(self, move: Move, *, speak: bool = True) -> str:
         """Take a move to another node: its transition's effects, then the node."""
         if move.transition is not None:
             apply_effects(self.moment, move.transition)
-        return await self.enter(move.target, move)
+        return await self.enter(move.target, move, speak=speak)
 
     async def apply(self, move: Move, skill: SkillOutcome | None) -> str:
         """Apply a user message's move; ``skill`` is the outcome of a skill this turn
@@ -72,8 +72,15 @@ class Entering:
             return await self.replies.node_reply(node, skill, greeting=False)
         return await self.replies.node_reply(node, skill, greeting=False, entering=False)
 
-    async def enter(self, node_id: str, move: Move | None, *, greeting: bool = False) -> str:
-        """Enter a node: run its skill once, complete on terminal, reply, maybe pass on."""
+    async def enter(
+        self, node_id: str, move: Move | None, *, greeting: bool = False, speak: bool = True
+    ) -> str:
+        """Enter a node: run its skill once, complete on terminal, reply, maybe pass on.
+
+        The bot-first greeting is the whole opening reply (the contract): the nodes entered
+        after it (passing on, or ``speak=False`` for the first-turn transition) run their
+        skills and effects but say nothing.
+        """
         moment, state = self.moment, self.moment.state
         parts: list[str] = []
         for _hop in range(MAX_PASS_THROUGH):
@@ -92,8 +99,9 @@ class Entering:
             slots_done = bool(node.collect_slots) and not missing_slots(node, state.slots)
             follow = pass_on(moment.scenario, node, moment.scope(), slots_complete=slots_done)
             silent = follow is not None and (slots_done or self.is_silent(node, skill))
-            if not silent:
+            if speak and (greeting or not silent):
                 parts.append(await self.replies.node_reply(node, skill, greeting=greeting))
+            speak = speak and not greeting
             greeting = False
             if follow is None:
                 break

@@ -19,6 +19,7 @@ from dialogkit.engine.turn.data import Move, TurnInput, turn_scope
 from dialogkit.engine.turn.slots import accept_values, missing_slots
 from dialogkit.nlg import phrases
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
+from dialogkit.nlu.discipline import said_wrong
 from dialogkit.nlu.morphology import keyword_in, normalize
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.conditions import CompiledConditions
@@ -73,6 +74,9 @@ def choose_move(
     slots = {**state.slots, **accepted} if accepted else state.slots
     move = match(scenario, scenario.document.graph.global_transitions, scope(slots))
     if move is None:
+        again = ask_again(scenario, node, turn_input.text, slots, accepted)
+        if again is not None:
+            return again
         more = accepted_now(slots, False)
         if more:
             accepted = {**accepted, **more}
@@ -85,6 +89,31 @@ def choose_move(
     if move is None and node.params.skill:
         move = Move("stay")  # a skill node answers what no transition takes
     return Choice(move, accepted) if move is not None else Choice(None)
+
+
+def ask_again(
+    scenario: Scenario,
+    node: Node,
+    text: str,
+    slots: Mapping[str, Any],
+    accepted: Mapping[str, Any],
+) -> Choice | None:
+    """At a read-back (a node that accepts a slot it does not collect), "the name is wrong"
+    without a new name clears that slot and goes to the node that asks for it; every other
+    slot keeps its value, so the nodes in between pass on and the read-back comes again."""
+    readable = {
+        name: slot
+        for name in node.accept_slots
+        if name not in node.collect_slots
+        and name not in accepted
+        and slots.get(name) not in (None, "")
+        and (slot := scenario.slot(name)) is not None
+    }
+    for name in said_wrong(text, readable, scenario.language):
+        collector = next((n for n in scenario.nodes if name in n.collect_slots), None)
+        if collector is not None:
+            return Choice(Move("goto", collector.id), {**accepted, name: None})
+    return None
 
 
 def match(

@@ -93,8 +93,8 @@ class Replies:
             text = await self.generate(kind, node, reference, question, skill) or reference
         if greeting and not text:
             text = phrases.greeting(self.moment.scenario.language)
-        if question and question not in text:
-            text = f"{text} {question}".strip()
+        if question and question not in text and not (greeting and default):
+            text = f"{text} {question}".strip()  # a declared greeting is said as written
         self.moment.state.last_question = question or text
         return text
 

@@ -71,7 +71,7 @@ class Turn:
         if state.current_node == scenario.entry:
             move = opening_move(scenario, moment.node, state.slots, moment.scope())
             if move is not None:
-                reply = _joined(reply, await entering.take(move))
+                await entering.take(move, speak=False)  # the greeting is the whole reply
         state.turn_count = 1
         record_exchange(state, opening, reply)
         state.last_reply = reply

@@ -16,8 +16,9 @@ from typing import Any
 
 from dialogkit.logsafe import escape
 from dialogkit.nlu.acts import is_question
-from dialogkit.nlu.discipline import admit
+from dialogkit.nlu.discipline import admit, own_phrases
 from dialogkit.nlu.entities import INVALID, coerce, is_open, validate
+from dialogkit.nlu.kinds import slot_kind
 from dialogkit.nlu.result import NLUResult
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
@@ -47,21 +48,25 @@ def accept_values(
     today: date | None,
     distinctive_only: bool = False,
 ) -> dict[str, Any]:
-    """The values of ``nlu.entities`` the node accepts, by slot, given the slots so far.
+    """The values of ``nlu.entities`` the node accepts, by slot, given the slots so far: the
+    one acceptance policy of a turn (the NLU only proposes values).
 
     Distinctive values (an enum, a date, a pattern match...) count even when the sentence
     also triggers a global move (``distinctive_only``): they were said on purpose. Open
     values (a whole answer taken as text, a bare number, a yes/no) count only when the node
     itself handles the turn, and not when the node reads the utterance as one of the intents
-    its own transitions name (after a pain report, "이제 괜찮아요" is the node's "no
-    problem", not a new pain note). Every value must pass ``discipline.admit`` (not from a
-    question, not a remark about the slot, not the bot's own call sign, a plausible birth
-    date); when in doubt the slot keeps its value.
+    its own transitions name (a node that asks for a free note and offers a "nothing to
+    report" intent takes "nothing, all fine" as that intent, not as a note). A text slot is
+    not filled from an utterance that gave another of the node's slots a typed value. Every
+    value must pass ``discipline.admit`` (not from a question, not a remark about the slot,
+    not the bot's own phrase, plausible for its kind, in the scenario's language packs);
+    when in doubt the slot keeps its value.
     """
-    question = is_question(text)
+    language = scenario.language
+    question = is_question(text, language)
     asked = expected_slot(node, slots)
     own_intent = nlu.intent is not None and nlu.intent in scenario.index.node(node.id).own_intents
-    own = own_phrases(scenario, context, slots)
+    persona = scenario.document.prompts.bot
     accepted: dict[str, Any] = {}
     for name in (*node.collect_slots, *node.accept_slots):
         slot = scenario.slot(name)
@@ -69,14 +74,19 @@ def accept_values(
             continue
         if is_open(slot) and (distinctive_only or own_intent):
             continue
+        if slot.type == "text" and _names_another(scenario, name, nlu, node):
+            whole = str(nlu.entities[name]).strip() == text.strip()
+            if name != asked or (whole and slot_kind(name, slot) in NAMING_KINDS):
+                continue
         value = admit(
             name,
             slot,
             nlu.entities[name],
             question=question,
             asked=name == asked,
-            own=(phrase for key, phrase in own if key != name),
+            own=own_phrases(persona, (context, slots), name),
             today=today,
+            language=language,
         )
         if value is None or validate(slot, value) is INVALID:
             continue
@@ -84,19 +94,20 @@ def accept_values(
     return accepted
 
 
-def own_phrases(
-    scenario: Scenario, context: Mapping[str, Any], slots: Mapping[str, Any]
-) -> list[tuple[str, str]]:
-    """What the bot holds for itself, by where it is held: its persona, the context, the
-    slots (a value with letters, so numbers are never compared)."""
-    held: list[tuple[str, str]] = [("", scenario.document.prompts.bot)]
-    for source in (context, slots):
-        held.extend(
-            (key, value)
-            for key, value in source.items()
-            if isinstance(value, str) and any(ch.isalpha() for ch in value)
-        )
-    return held
+NAMING_KINDS = frozenset({"person_name", "address", "identifier"})
+"""Kinds whose value is never a whole sentence that also gave another slot its value."""
+
+
+def _names_another(scenario: Scenario, name: str, nlu: NLUResult, node: Node) -> bool:
+    """Whether the utterance gave another of the node's slots a value that is not free text:
+    then a text slot nobody asked for is not what it says ("not the coast, the mountains"
+    at a read-back changes the route, not the name)."""
+    usable = {*node.collect_slots, *node.accept_slots}
+    for other in nlu.entities:
+        slot = scenario.slot(other)
+        if other != name and other in usable and slot is not None and slot.type != "text":
+            return True
+    return False
 
 
 def skill_values(scenario: Scenario, node: Node, updates: Mapping[str, Any]) -> dict[str, Any]:

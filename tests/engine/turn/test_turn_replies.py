@@ -42,7 +42,9 @@ async def test_a_node_reply_asks_for_what_the_node_expects() -> None:
 
 async def test_a_variant_said_before_gives_way_to_the_next() -> None:
     step, _ = replies(said=["Welcome."])
-    assert await step.node_reply(GRAPH.node("order"), None, greeting=True) == (
+    # A declared greeting is said as written: the slot prompt is not appended to it.
+    assert await step.node_reply(GRAPH.node("order"), None, greeting=True) == "Welcome back."
+    assert await step.node_reply(GRAPH.node("order"), None, greeting=False) == (
         "Welcome back. Which size?"
     )
 

@@ -37,7 +37,7 @@ def turn(at: str, nlu: ScriptedNLU, **fields: object) -> Turn:
 
 async def test_the_opening_greets_and_takes_the_first_transition() -> None:
     opening = turn("hello", ScriptedNLU(NLUResult()))
-    assert await opening.open() == "Hi. Which size?"
+    assert await opening.open() == "Hi."  # the greeting alone: nothing of "order" appended
     assert (opening.state.current_node, opening.state.turn_count) == ("order", 1)
     assert [entry.role for entry in opening.state.history] == ["assistant"]
 

@@ -64,9 +64,14 @@ def test_before_global_transitions_only_distinctive_values_count() -> None:
 
 
 def test_open_values_do_not_count_when_the_node_reads_its_own_intent() -> None:
+    entities = {"note": "no thanks"}
+    assert accept(entities, text="no thanks", intent="deny") == {}
+    assert accept(entities, text="no thanks") == entities
+
+
+def test_an_unasked_text_value_does_not_ride_along_with_a_typed_one() -> None:
     entities = {"size": "small", "note": "no thanks"}
-    assert accept(entities, text="no thanks, small", intent="deny") == {"size": "small"}
-    assert accept(entities, text="no thanks, small") == entities
+    assert accept(entities, text="no thanks, small") == {"size": "small"}
 
 
 def test_a_question_is_no_text_value() -> None:
@@ -80,8 +85,11 @@ def test_a_phrase_the_bot_holds_is_no_identifier() -> None:
 
 
 def test_own_phrases_are_the_persona_then_lettered_context_and_slot_values() -> None:
-    held = own_phrases(GRAPH, {"bot_name": "Dana", "count": 3}, {"note": "x1", "cups": 2})
-    assert held == [("", "Be brief."), ("bot_name", "Dana"), ("note", "x1")]
+    context = {"bot_name": "Dana", "count": 3}
+    slots = {"note": "x1", "cups": 2}
+    persona = GRAPH.document.prompts.bot
+    assert own_phrases(persona, (context, slots)) == (persona, "Dana", "x1")
+    assert own_phrases(persona, (context, slots), "note") == (persona, "Dana")
 
 
 def test_missing_and_expected_slots_follow_the_node_order() -> None:
