@@ -102,7 +102,12 @@ def read_counts(
         if zero.search(before[-8:]) or zero_after.match(normal, noun.end):
             values.setdefault(noun.slot, 0)
     for _gap, _side, noun, index in _claims(normal, nouns, found):
-        take(noun.slot, index, found[index])
+        quantity = found[index]
+        if quantity.end <= noun.start < quantity.counter_end:
+            # A declared noun is what the number counts, whatever built-in counter it also
+            # is ("2 adult bikes" counts bikes, though "adult" counts people).
+            quantity = replace(quantity, dimension=None)
+        take(noun.slot, index, quantity)
     for noun in nouns:
         if noun.slot not in values and one.search(normal[: noun.start]):
             values[noun.slot] = 1

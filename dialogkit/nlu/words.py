@@ -59,10 +59,15 @@ def replacement(text: str, *, moves: bool = False, language: str = "") -> str | 
         after = text[last.end() :]
         if moves and pattern(language, "moved", lambda p: p.moved).fullmatch(last.group(0)):
             after = _moved_range(after, language) or after
+        before = text[: last.start()]
         if len(_WORDLIKE.findall(after)) > 1 or _DIGIT.search(after):
+            kept = before.rstrip()
+            if len(last.group(0).split()) > 1 and kept[-1:] in {",", ";"}:
+                # The marker holds the rejected value and the meant one came first:
+                # "Thursday, not Wednesday, at 11 am" means Thursday at 11 am.
+                return f"{kept[:-1]} {after}"
             return after
         # The rejected value comes last: "신용카드요, 체크카드 말고", "スモール、ラージじゃなくて".
-        before = text[: last.start()]
         rejected = _LAST_PHRASE.search(before)
         meant = before[: rejected.start()] if rejected else ""
         return meant if _WORDLIKE.search(meant) else None

@@ -88,6 +88,10 @@ class LanguagePack:
     request: tuple[str, ...] = ()
     """A request worded as a question ("could you make it 8?", "8時にしてもらえますか"):
     it asks for an action, so its values are meant (run on the raw text, case-insensitive)."""
+    offers: tuple[str, ...] = ()
+    """A question that offers a value for the bot to take ("is 10 ok?", "내일 2시 가능해요?",
+    "明日9時は空いてますか"): its typed values are meant, though it still asks for no action
+    and fills no text (run on normalised text)."""
     correction: tuple[str, ...] = ()
     """Words that announce a correction ("make that", "제 말은", "訂正します"); run on the raw
     text, case-insensitive."""

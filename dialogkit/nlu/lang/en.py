@@ -345,6 +345,12 @@ PACK: Final = LanguagePack(
         r"switch|book|have|get|reserve|do|add|go)",
         r"^(?:may|can|could)\s+i\s+(?:please\s+)?(?:have|get|book|reserve|take)\b",
     ),
+    offers=(
+        r"^(?:(?:so|ok|okay|um|and|then|well)\s+)?(?:can|could|may)\s+(?:i|we)\b"
+        r"(?!.*\b(?:what|when|where|why|how|which|who)\b)",
+        r"\b(?:available|free|possible|doable|ok|okay|work|works|fine)\s*$",
+        r"(?:\d\s*ish|\bor\s+so|\bmaybe)\s*$",
+    ),
     correction=(
         r"\bi\s+meant?\b",
         r"\bmake\s+(?:that|it)\b",
