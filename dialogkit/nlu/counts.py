@@ -29,7 +29,7 @@ from dialogkit.nlu.entities import exact, in_slot_unit
 from dialogkit.nlu.kinds import slot_kind, slot_nouns
 from dialogkit.nlu.lang import pattern
 from dialogkit.nlu.numbers import Quantity, normalize, quantities
-from dialogkit.nlu.words import any_word
+from dialogkit.nlu.words import nouns_pattern
 from dialogkit.scenario.model import Slot
 
 NEAR: Final = 14
@@ -138,7 +138,7 @@ def _nouns(text: str, counted: Mapping[str, Slot]) -> list[_Noun]:
         nouns = slot_nouns(name, slot)
         if not nouns:
             continue
-        for match in any_word(normalize(noun) for noun in nouns).finditer(text):
+        for match in nouns_pattern(tuple(normalize(noun) for noun in nouns)).finditer(text):
             found.append(_Noun(name, match.start(), match.end(), match.group(0).isascii()))
     return sorted(found, key=lambda noun: noun.start)
 

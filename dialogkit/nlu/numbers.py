@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
 
@@ -58,6 +58,22 @@ def _alone() -> re.Pattern[str]:
 def _with_companion() -> re.Pattern[str]:
     """Words that count two people without a number ("me and my wife"), from the packs."""
     return pattern("", "with_companion", lambda p: p.with_companion)
+
+
+def _plus_self() -> re.Pattern[str]:
+    """What after a count of people adds the speaker ("a kid and me", "한 명이랑 저요")."""
+    return pattern("", "plus_self", lambda p: p.plus_self)
+
+
+def _with_speaker(text: str, quantity: Quantity) -> Quantity:
+    """A count of people the speaker adds themself to, as one more ("친구 한 명
+    데려갈게요" is two)."""
+    if quantity.dimension != "people":
+        return quantity
+    added = _plus_self().match(text, quantity.counter_end)
+    if added is None:
+        return quantity
+    return replace(quantity, value=quantity.value + 1, counter_end=added.end())
 
 
 def _alternation(words: object) -> str:
@@ -406,7 +422,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if quantity is not None and not any(
             said.start <= quantity.start < said.end for said in spoken
         ):
-            found.append(quantity)
+            found.append(_with_speaker(text, quantity))
     return tuple(sorted(found, key=lambda q: q.start))
 
 

@@ -124,6 +124,9 @@ class LanguagePack:
     """Patterns that count one person without a number ("just me", "혼자")."""
     with_companion: tuple[str, ...] = ()
     """Patterns of the speaker and one companion ("me and my wife", "아내랑 저"): two."""
+    plus_self: tuple[str, ...] = ()
+    """Patterns right after a count of people that add the speaker to it ("one kid and me",
+    "아이 한 명이랑 저요", "친구 한 명 데려갈게요", "子供一人と私"): one more."""
     zero_before: tuple[str, ...] = ()
     """Words before a noun that make its count zero ("no kids", "without children")."""
     zero_after: tuple[str, ...] = ()

@@ -410,6 +410,12 @@ PACK: Final = LanguagePack(
         r"\bjust\s+(?:the\s+)?two\s+of\s+us\b",
         r"\b(?:a|one)\s+couple\b",
     ),
+    plus_self=(
+        r"\s*(?:,\s*)?(?:and|&|plus|with)\s+(?:me|myself)\b",
+        r"\s*(?:,\s*)?(?:and|&|plus)\s+i\b(?!\s*(?:d|ll|m|would|will|want|need|am)\b)",
+        r"\s*(?:,\s*)?(?:besides|apart\s+from|other\s+than|not\s+counting|on\s+top\s+of)\s+"
+        r"(?:me|myself)\b",
+    ),
     zero_before=(r"\bno\b", r"\bwithout\b", r"\bzero\b", r"\bnot\s+any\b", r"\bno\s+more\b"),
     zero_after=(r"\s*(?:s\s+)?(?:at\s+all|none)\b",),
     one_before=(r"(?:^|\s)(?:a|an|one|single)\s+(?:(?:little|small|young)\s+)?$",),
