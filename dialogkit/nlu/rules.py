@@ -22,7 +22,15 @@ from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
 from dialogkit.nlu.discipline import is_own_value, is_self_reference, label_in, own_phrases
-from dialogkit.nlu.entities import INVALID, date_period, exact, extract, in_slot_unit, validate
+from dialogkit.nlu.entities import (
+    INVALID,
+    date_period,
+    exact,
+    extract,
+    extract_text,
+    in_slot_unit,
+    validate,
+)
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.kinds import is_identifier, slot_labels
 from dialogkit.nlu.lang import pattern, words
@@ -312,6 +320,20 @@ def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     return slot.type == "text" and bool(slot.pattern) and name in request.node.accept_slots
 
 
+def _renamed(request: NLURequest, name: str, slot: Slot, text: str) -> bool:
+    """A text slot the node accepts without a pattern is read like an asked-for slot when the
+    utterance names the slot and says its new value in a frame of the language ("the name
+    should be Alex Park", "이름을 김민준으로 바꿔 주세요", "名前は山口です"); "名前が間違っています"
+    names the slot but gives no value, and leaves it alone."""
+    if slot.type != "text" or slot.pattern or name not in request.node.accept_slots:
+        return False
+    labels = slot_labels(name, slot, request.scenario.language)
+    if label_in(text, labels) is None:
+        return False
+    value = extract_text(slot, text, name)
+    return isinstance(value, str) and label_in(value, labels) is None
+
+
 class RuleNLU:
     """Deterministic NLU from the scenario's own declarations."""
 
@@ -358,7 +380,9 @@ class RuleNLU:
         shared = counted_slots(request.slots) if shares_numbers(request.slots) else {}
         counts = _counts(text, content, shared, request.expected_slot, language)
         for name, slot in request.slots.items():
-            accepted = _accepted_by_pattern(request, name, slot) and intent is None
+            accepted = intent is None and (
+                _accepted_by_pattern(request, name, slot) or _renamed(request, name, slot, text)
+            )
             expected = (
                 name == request.expected_slot
                 or accepted

@@ -437,8 +437,13 @@ PACK: Final = LanguagePack(
         "dog": ("dog", "dogs", "pet", "pets"),
     },
     name_frames=(
-        r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
-        r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s|call\s+me|under)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
+        r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:"
+        r"(?:(?:please\s+)?(?:put|book|reserve|make|have)\s+(?:it|that|this|the\s+\w+|us|me)\s+)?under"
+        r"(?:\s+the\s+name(?:\s+of)?)?|(?:it|(?:my|the)\s+name)\s+(?:should|will|would|must)\s+be|"
+        r"(?:change|switch|correct|fix)\s+(?:the|my)\s+name\s+to|(?:my|the)\s+name\s+is\s+actually|"
+        r"(?:it\s*'?s|it\s+is)\s+(?:under|for)|"
+        r"(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
+        r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
     ),
     labels={
