@@ -33,7 +33,7 @@ from dialogkit.nlu.entities import (
 )
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.kinds import is_identifier, slot_labels
-from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.lang import paraphrases, pattern, words
 from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
 from dialogkit.nlu.numbers import Quantity, words_as_digits
 from dialogkit.nlu.ranges import nights, read_range
@@ -167,7 +167,8 @@ class IntentMatcher:
         texts = [*intent.examples]
         if implied_name and intent.description:
             texts.append(intent.description)
-        needles = (k for k in (normalize(k) for k in intent.keywords) if k)
+        said = [*intent.keywords, *(p for k in intent.keywords for p in paraphrases(k))]
+        needles = (k for k in (normalize(k) for k in said) if k)
         # A longer keyword is more specific; a stemmed one is as specific as its stem.
         keywords = [
             (keyword_pattern(k), KEYWORD_SCORE + min(len(stem(k)), 10) / 100) for k in needles

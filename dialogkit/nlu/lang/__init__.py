@@ -154,6 +154,9 @@ class LanguagePack:
     """Patterns around a person's name said in a sentence, the name in group ``value``
     ("제 이름은 김민수입니다", "山田と申します", "my name is Ann"): run on the raw text,
     case-insensitive, for a ``person_name`` slot without a pattern of its own."""
+    paraphrases: tuple[tuple[str, ...], ...] = ()
+    """Groups of phrases that say the same thing ("forget it", "forget the whole thing"; "안
+    할게요", "관둘래요"): an intent keyed by one of them is keyed by all of its group."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()
@@ -219,6 +222,23 @@ def counted_concepts() -> dict[str, tuple[str, ...]]:
         for concept, nouns in pack.counted.items():
             merged.setdefault(concept, {}).update(dict.fromkeys(nouns))
     return {concept: tuple(nouns) for concept, nouns in merged.items()}
+
+
+@lru_cache(maxsize=1)
+def _paraphrase_groups() -> dict[str, tuple[str, ...]]:
+    groups: dict[str, tuple[str, ...]] = {}
+    for pack in PACKS.values():
+        for group in pack.paraphrases:
+            for phrase in group:
+                groups[phrase] = group
+    return groups
+
+
+def paraphrases(phrase: str) -> tuple[str, ...]:
+    """The other phrases of the group ``phrase`` belongs to in any pack (compared as
+    written, in lower case); none when it is in no group."""
+    group = _paraphrase_groups().get(phrase.strip().lower(), ())
+    return tuple(other for other in group if other != phrase.strip().lower())
 
 
 def labels(language: str, kind: str) -> tuple[str, ...]:

@@ -58,6 +58,11 @@ PACK: Final = LanguagePack(
                 "that's right",
                 "sounds good",
                 "sounds great",
+                "looks good",
+                "looks great",
+                "looks right",
+                "all good",
+                "all correct",
                 "that works",
                 "works for me",
                 "that's fine",
@@ -445,6 +450,23 @@ PACK: Final = LanguagePack(
         r"(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
         r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
+    ),
+    paraphrases=(
+        (
+            "forget it",
+            "forget the whole thing",
+            "forget about it",
+            "forget all of it",
+            "forget all that",
+            "scrap it",
+            "scrap the whole thing",
+            "drop it",
+            "call it off",
+            "never mind",
+            "nevermind",
+            "don't bother",
+            "skip it",
+        ),
     ),
     labels={
         "person_name": ("name",),
