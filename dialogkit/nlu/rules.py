@@ -53,6 +53,13 @@ built-in ones, so a scenario's wording wins over the generic sentences."""
 KEYWORD_SCORE: Final = 0.85
 """The least a keyword hit scores (longer keywords score a little more)."""
 
+PARAPHRASE_RESEMBLANCE: Final = 0.78
+"""A question this close to an example question is the same question said a little
+differently ("예약 취소는 어떻게 하나요" for "예약 취소는 어떻게 해요"): it names the whole
+thing asked about, so it outranks a keyword that names only a part of it ("예약"). Only
+questions: between statements one small word ("안") can turn the meaning round."""
+PARAPHRASE_SCORE: Final = 0.96
+
 NAME_WORDS_SCORE: Final = 0.9
 """Score of an implied intent (named in conditions, not declared) whose name words were all
 said: as strong as a keyword, since the scenario's author chose those words."""
@@ -122,12 +129,14 @@ class Utterance:
     words: tuple[str, ...]
     grams: frozenset[str]
     negated: bool
+    asking: bool = False
 
     @classmethod
-    def of(cls, text: str) -> Utterance:
+    def of(cls, text: str, language: str = "") -> Utterance:
         lowered = normalize(text)
         grams = ngrams(content(lowered))
-        return cls(text, lowered, tuple(lowered.split()), grams, is_negated(lowered))
+        asking = is_question(text, language)
+        return cls(text, lowered, tuple(lowered.split()), grams, is_negated(lowered), asking)
 
 
 @dataclass(frozen=True)
@@ -137,6 +146,7 @@ class Example:
     text: str
     grams: frozenset[str]
     negated: bool
+    asking: bool = False
 
 
 @dataclass(frozen=True)
@@ -174,7 +184,12 @@ class IntentMatcher:
             (keyword_pattern(k), KEYWORD_SCORE + min(len(stem(k)), 10) / 100) for k in needles
         ]
         examples = tuple(
-            Example(normalize(text), ngrams(content(text)), is_negated(normalize(text)))
+            Example(
+                normalize(text),
+                ngrams(content(text)),
+                is_negated(normalize(text)),
+                is_question(text),
+            )
             for text in texts
         )
         return cls(
@@ -212,7 +227,10 @@ class IntentMatcher:
                 # Half the resemblance when one sentence is negated and the other is not:
                 # "만들래요" shares most of its characters with "안 만들래요".
                 agreement = 1.0 if example.negated == utterance.negated else 0.5
-                best = max(best, 2 * shared / (len(example.grams) + size) * agreement)
+                resemblance = 2 * shared / (len(example.grams) + size) * agreement
+                if resemblance >= PARAPHRASE_RESEMBLANCE and utterance.asking and example.asking:
+                    resemblance = max(resemblance, PARAPHRASE_SCORE)
+                best = max(best, resemblance)
         return best
 
 
@@ -346,13 +364,13 @@ class RuleNLU:
         if not text.strip():
             return NLUResult(dialogue_act="silence", source="rules")
         intent, confidence = None, 0.0
-        utterance = Utterance.of(text)
+        utterance = Utterance.of(text, request.scenario.language)
         index = request.scenario.derived(RuleIndex)
         said = index.exact.get(utterance.lowered)
         if said is not None and request.intents.get(said) is index.intents[said]:
             intent, confidence = said, 1.0
         else:
-            asking = is_question(text, request.scenario.language)
+            asking = utterance.asking
             intent, confidence = self._best(request, index, utterance, asking=asking)
         act = leading_act(text)
         if act is not None and act.act in request.intents and act.score > confidence:

@@ -399,6 +399,13 @@ PACK: Final = LanguagePack(
         "thanks",
         "for me",
         "let s",
+        "why do you need",
+        "do you need",
+        "do i need to",
+        "do i need",
+        "do i have to",
+        "is there",
+        "are there",
     ),
     self_words=("i", "me", "my", "i m", "myself"),
     alone=(
