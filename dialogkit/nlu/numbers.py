@@ -82,7 +82,8 @@ def _alternation(words: object) -> str:
 
 _ATOM: Final = re.compile(
     r"(?P<arabic>\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|\d{1,24}(?:\.\d{1,12})?)"
-    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen|week|night|day|fortnight)\b)|"
+    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen|week|night|day|fortnight|minute)\b)|"
+    r"an(?=\s+(?:hour|hr)\b)|"
     + _alternation(_EN)
     + r")(?![a-z]))"
     + r"|(?P<native>"
@@ -200,7 +201,7 @@ def _atoms(text: str) -> list[_Atom]:
             value: int | float = float(raw) if "." in raw else int(raw)
             atoms.append(_Atom(_ARABIC, value, start, end, script, word))
         elif script == "en":
-            kind, number = (_DIGIT, 1) if word == "a" else _EN[word]
+            kind, number = (_DIGIT, 1) if word in {"a", "an"} else _EN[word]
             atoms.append(_Atom(kind, number, start, end, script, word))
         elif script == "native":
             if word in _KO_NATIVE_TENS:

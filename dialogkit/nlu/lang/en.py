@@ -420,7 +420,7 @@ PACK: Final = LanguagePack(
         rf"\b(?:me|myself|i)\s*(?:,|\band\b|&|\bplus\b|\bwith\b)\s*{_PARTNER}\b",
         rf"\b{_PARTNER}\s+(?:and|&)\s+(?:me|myself|i)\b",
         r"\bjust\s+(?:the\s+)?two\s+of\s+us\b",
-        r"\b(?:a|one)\s+couple\b",
+        r"\b(?:a|one)\s+couple\b(?!\s+of\b)",
     ),
     plus_self=(
         r"\s*(?:,\s*)?(?:and|&|plus|with)\s+(?:me|myself)\b",
