@@ -127,6 +127,9 @@ class LanguagePack:
     plus_self: tuple[str, ...] = ()
     """Patterns right after a count of people that add the speaker to it ("one kid and me",
     "아이 한 명이랑 저요", "친구 한 명 데려갈게요", "子供一人と私"): one more."""
+    pro_forms: tuple[str, ...] = ()
+    """Words that stand for the head of a noun already named ("big ones" for "big bikes",
+    "큰 거" for "큰 자전거"): a declared noun of two words or more is also said with one."""
     zero_before: tuple[str, ...] = ()
     """Words before a noun that make its count zero ("no kids", "without children")."""
     zero_after: tuple[str, ...] = ()

@@ -422,6 +422,7 @@ PACK: Final = LanguagePack(
         r"\bjust\s+(?:the\s+)?two\s+of\s+us\b",
         r"\b(?:a|one)\s+couple\b(?!\s+of\b)",
     ),
+    pro_forms=("one", "ones"),
     plus_self=(
         r"\s*(?:,\s*)?(?:and|&|plus|with)\s+(?:me|myself)\b",
         r"\s*(?:,\s*)?(?:and|&|plus)\s+i\b(?!\s*(?:d|ll|m|would|will|want|need|am)\b)",
