@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final
 
 from dialogkit.nlu.entities import exact, in_slot_unit
@@ -142,7 +143,9 @@ def read_counts(
 def _per_person(counted: Mapping[str, Slot], expected: str | None) -> bool:
     """Whether a count of people answers the count asked for, one thing each: it counts
     things, and no slot here counts people."""
-    if expected not in counted or slot_kind(expected, counted[expected]) != "count":
+    if expected is None or expected not in counted:
+        return False
+    if slot_kind(expected, counted[expected]) != "count":
         return False
     return all(slot.unit != "people" for slot in counted.values())
 
@@ -152,9 +155,7 @@ def _only_numbers(text: str, found: list[Quantity]) -> bool:
     하나", "2、1"): nothing else says which number is which."""
     if len(found) < 2 or any(q.dimension is not None for q in found):
         return False
-    rest = "".join(
-        text[q.counter_end : later.start] for q, later in zip(found, found[1:], strict=False)
-    )
+    rest = "".join(text[q.counter_end : later.start] for q, later in pairwise(found))
     rest = f"{text[: found[0].start]} {rest} {text[found[-1].counter_end :]}"
     joints = pattern("", "conjunctions", lambda p: (r"[,;、。&/+]", *p.conjunctions))
     return not re.sub(r"[\s.!]+", "", joints.sub(" ", rest))

@@ -29,7 +29,7 @@ _SYLLABLES: Final = "\uac00-\ud7a3"
 def noun_source(word: str) -> str:
     """The pattern source of a noun said in a sentence: a Latin word stands alone, and a
     one-character noun is a word of its own, never a piece of a longer one ("名" counts in
-    "3名" but is not in "名前", "명" counts in "세 명" but is not in "명함"); a numeral
+    "3名" but is not in "名前", "명" counts in "세 명" but is not in "성명"); a numeral
     ideograph may stand before it ("三名")."""
     needle = re.escape(word)
     if word.isascii():
