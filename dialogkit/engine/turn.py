@@ -715,6 +715,9 @@ class Turn:
             reply=outcome.reply,
             fallback=outcome.fallback,
             latency_ms=round(latency_ms, 3),
+            tier=outcome.nlu.source,
+            tier_score=outcome.nlu.score,
+            runner_up=outcome.nlu.runner_up,
         )
         self.records.transcript.append(row)
         return row

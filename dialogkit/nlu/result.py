@@ -17,7 +17,16 @@ class NLUResult(BaseModel):
     entities: dict[str, Any] = Field(default_factory=dict)
     confidence: float = 0.0
     dialogue_act: str | None = None
-    source: str = Field("rules", description="rules, llm, or gate (the input gate decided).")
+    source: str = Field(
+        "rules",
+        description="Which tier decided: rules, embeddings, llm, or gate (the input gate).",
+    )
+    score: float | None = Field(
+        None, description="The embedding tier's cosine for the intent it weighed first."
+    )
+    runner_up: str | None = Field(
+        None, description="The embedding tier's second-best intent (its margin is the doubt)."
+    )
 
     def scope(self) -> dict[str, Any]:
         """The ``nlu`` root of a turn's scope."""
