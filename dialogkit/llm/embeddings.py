@@ -122,14 +122,11 @@ class Embedder(Protocol):
         ...
 
 
-class EndpointEmbedder:
-    """``/embeddings`` of an OpenAI-compatible endpoint, or its recording in a cassette."""
+class CountedEmbedder:
+    """What both embedders share: an empty list costs nothing, and every call is timed and
+    counted in the session's ``Usage`` (failed ones included)."""
 
-    def __init__(self, caller: ModelCaller, model: str, calibration: Calibration) -> None:
-        self.caller = caller
-        self.model = model
-        self.calibration = calibration
-        self._prefixes = prefixes_for(model)
+    model: str
 
     async def embed(
         self,
@@ -139,22 +136,44 @@ class EndpointEmbedder:
         usage: Usage | None = None,
         deadline: float | None = None,
     ) -> list[Vector] | None:
+        """One unit vector per text, in order; None when the model failed."""
         if not texts:
             return []
-        prefix = self._prefixes.get(kind, "")
-        inputs = [prefix + text for text in texts]
         started = time.perf_counter()
-        recording = await self._recorded_or_sent(inputs, deadline)
-        vectors = _vectors(recording.content, len(inputs))
+        vectors, tokens = await self._embed(list(texts), kind, deadline)
         if usage is not None:
             usage.record(
                 PURPOSE,
                 self.model,
-                prompt_tokens=recording.prompt_tokens,
+                prompt_tokens=tokens,
                 failed=vectors is None,
                 latency_ms=(time.perf_counter() - started) * 1000,
             )
         return vectors
+
+    async def _embed(
+        self, texts: list[str], kind: Kind, deadline: float | None
+    ) -> tuple[list[Vector] | None, int]:
+        """The vectors (None on failure) and the tokens the model reported."""
+        raise NotImplementedError
+
+
+class EndpointEmbedder(CountedEmbedder):
+    """``/embeddings`` of an OpenAI-compatible endpoint, or its recording in a cassette."""
+
+    def __init__(self, caller: ModelCaller, model: str, calibration: Calibration) -> None:
+        self.caller = caller
+        self.model = model
+        self.calibration = calibration
+        self._prefixes = prefixes_for(model)
+
+    async def _embed(
+        self, texts: list[str], kind: Kind, deadline: float | None
+    ) -> tuple[list[Vector] | None, int]:
+        prefix = self._prefixes.get(kind, "")
+        inputs = [prefix + text for text in texts]
+        recording = await self._recorded_or_sent(inputs, deadline)
+        return _vectors(recording.content, len(inputs)), recording.prompt_tokens
 
     async def _recorded_or_sent(self, inputs: list[str], deadline: float | None) -> Recording:
         cassette = self.caller.policy.cassette
@@ -240,7 +259,7 @@ LOCAL_MODELS: Final[dict[str, tuple[str, str, Callable[[], Encode]]]] = {
 installs, its loader. The first one is what ``local`` means."""
 
 
-class LocalEmbedder:
+class LocalEmbedder(CountedEmbedder):
     """A packaged model run in a worker thread, one call at a time (it is CPU-bound, and the
     libraries do not promise thread safety)."""
 
@@ -276,27 +295,11 @@ class LocalEmbedder:
         vectors = [unit([float(v) for v in row]) for row in matrix]
         return None if any(v is None for v in vectors) else [v for v in vectors if v]
 
-    async def embed(
-        self,
-        texts: Sequence[str],
-        kind: Kind,
-        *,
-        usage: Usage | None = None,
-        deadline: float | None = None,
-    ) -> list[Vector] | None:
-        if not texts:
-            return []
-        started = time.perf_counter()
-        vectors: list[Vector] | None = None
+    async def _embed(
+        self, texts: list[str], kind: Kind, deadline: float | None
+    ) -> tuple[list[Vector] | None, int]:
         try:
-            vectors = await asyncio.to_thread(self._run, list(texts), kind == "query")
+            return await asyncio.to_thread(self._run, texts, kind == "query"), 0
         except Exception as exc:
             logger.warning("in-process embedding model %s failed: %s", self.model, escape(exc))
-        if usage is not None:
-            usage.record(
-                PURPOSE,
-                self.model,
-                failed=vectors is None,
-                latency_ms=(time.perf_counter() - started) * 1000,
-            )
-        return vectors
+            return None, 0

