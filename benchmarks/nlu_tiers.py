@@ -119,9 +119,13 @@ def report(runs: list[Run], diagnose: bool) -> None:
     base = runs[0]
     baseline = {(t.file, t.case, t.index): t for t in base.turns}
     files = sorted({t.file for t in base.turns})
-    header = "| configuration | " + " | ".join(files) + " | all | p50 ms | p50 rules-decided ms |"
+    header = (
+        "| configuration | "
+        + " | ".join(files)
+        + " | all | p50 ms | p50 rules alone ms | p50 tier asked ms |"
+    )
     print(header)
-    print("|" + " --- |" * (len(files) + 4))
+    print("|" + " --- |" * (len(files) + 5))
     for run in runs:
         cells = []
         for name in files:
@@ -129,16 +133,23 @@ def report(runs: list[Run], diagnose: bool) -> None:
             cells.append(f"{sum(t.right for t in turns)}/{len(turns)}")
         total = f"{sum(t.right for t in run.turns)}/{len(run.turns)}"
         p50 = _p50([t.latency_ms for t in run.turns])
-        decided = _p50([t.latency_ms for t in run.turns if t.tier in ("rules", "gate")])
-        print(f"| {run.name} | " + " | ".join(cells) + f" | {total} | {p50:.2f} | {decided:.2f} |")
+        # The rules decided alone when the embedding tier was not even asked (no score).
+        alone = _p50([t.latency_ms for t in run.turns if t.score is None and t.tier != "llm"])
+        asked = _p50([t.latency_ms for t in run.turns if t.score is not None])
+        print(
+            f"| {run.name} | "
+            + " | ".join(cells)
+            + f" | {total} | {p50:.2f} | {alone:.2f} | {asked:.2f} |"
+        )
     print()
     for run in runs:
         tiers = Counter(t.tier for t in run.turns)
         share = ", ".join(f"{k}: {v}" for k, v in sorted(tiers.items(), key=str))
+        asked = sum(t.score is not None for t in run.turns)
         gained = [t for t in run.turns if t.right and not baseline[_key(t)].right]
         lost = [t for t in run.turns if not t.right and baseline[_key(t)].right]
         print(
-            f"{run.name}: {run.seconds:.1f} s; decided by {share}; "
+            f"{run.name}: {run.seconds:.1f} s; decided by {share}; tier asked {asked}; "
             f"gained {len(gained)}, lost {len(lost)} turns against {base.name}"
         )
         if diagnose:

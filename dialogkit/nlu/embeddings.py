@@ -36,12 +36,15 @@ from dialogkit.scenario.scenario import Scenario
 
 logger = logging.getLogger(__name__)
 
-PASSAGES_VERSION: Final = "3"
+PASSAGES_VERSION: Final = "4"
 """Changes whenever ``passages`` changes what it collects, so stored vectors are not reused."""
 NODE_OWNER: Final = "@node:"
 """Owner prefix of a node description: it competes with the intents as "no intent"."""
 MAX_QUERY_CHARS: Final = 1000
 """Only the start of a long utterance is embedded: the model's cost grows with the text."""
+MAX_PASSAGE_CHARS: Final = 200
+"""Only the start of a long description is embedded: a model's time grows faster than the
+text (attention is quadratic), and the start says what the node or intent is about."""
 MAX_SCENARIOS: Final = 256
 """Scenarios whose vectors a process keeps in memory (the oldest is dropped first)."""
 RETRY_AFTER_S: Final = 30.0
@@ -117,10 +120,10 @@ def passages(scenario: Scenario) -> list[tuple[str, str]]:
     for name, intent in scenario.index.intents.items():
         for text in (*intent.examples, intent.description):
             if text.strip():
-                pairs[(name, text.strip())] = None
+                pairs[(name, text.strip()[:MAX_PASSAGE_CHARS])] = None
     for node in scenario.document.graph.nodes:
         if node.description.strip():
-            pairs[(NODE_OWNER + node.id, node.description.strip())] = None
+            pairs[(NODE_OWNER + node.id, node.description.strip()[:MAX_PASSAGE_CHARS])] = None
     return list(pairs)
 
 
