@@ -155,8 +155,8 @@ class EmbeddingTier:
         self.store = store
         self.min_score = embedder.calibration.min_score if min_score is None else min_score
         self.min_margin = embedder.calibration.min_margin if min_margin is None else min_margin
-        self._ready: dict[str, asyncio.Future[ScenarioVectors | None]] = {}
-        self._loops: dict[str, asyncio.AbstractEventLoop] = {}
+        self._done: dict[str, ScenarioVectors] = {}
+        self._pending: dict[tuple[str, int], asyncio.Future[ScenarioVectors | None]] = {}
         self._failed: dict[str, float] = {}
 
     def key(self, scenario: Scenario) -> str:
@@ -172,34 +172,35 @@ class EmbeddingTier:
         """The scenario's vectors, computed once (concurrent callers share the batch); None
         while the model is failing."""
         key = self.key(scenario)
+        done = self._done.get(key)
+        if done is not None:
+            return done
         failed = self._failed.get(key)
         if failed is not None and time.monotonic() - failed < RETRY_AFTER_S:
             return None
         loop = asyncio.get_running_loop()
-        ready = self._ready.get(key)
-        if ready is None or self._loops.get(key) is not loop:
-            # A future belongs to its loop: the sync facade's private loop and an app's loop
-            # each compute (or read from the store) on their own.
-            ready = loop.create_future()
-            if len(self._ready) >= MAX_SCENARIOS:
-                oldest = next(iter(self._ready))
-                self._ready.pop(oldest)
-                self._loops.pop(oldest, None)
-            self._ready[key], self._loops[key] = ready, loop
+        pending = self._pending.get((key, id(loop)))
+        if pending is None:
+            # A future belongs to its loop: a batch running on the sync facade's private loop
+            # cannot be awaited from an app's loop (a finished batch serves every loop).
+            pending = self._pending[(key, id(loop))] = loop.create_future()
+            result: ScenarioVectors | None = None
             try:
-                ready.set_result(await self._load(scenario, key, deadline))
-            except BaseException as exc:
-                ready.set_result(None)
-                if not isinstance(exc, Exception):
-                    raise
+                result = await self._load(scenario, key, deadline)
+            except Exception:
                 logger.exception("embedding the scenario %s failed", escape(scenario.slug))
-        result = await asyncio.shield(ready)
-        if result is None:
-            self._failed[key] = time.monotonic()
-            self._ready.pop(key, None)
-        else:
-            self._failed.pop(key, None)
-        return result
+            finally:
+                del self._pending[(key, id(loop))]
+                pending.set_result(result)
+            if result is None:
+                self._failed[key] = time.monotonic()
+            else:
+                if len(self._done) >= MAX_SCENARIOS:
+                    del self._done[next(iter(self._done))]
+                self._done[key] = result
+                self._failed.pop(key, None)
+            return result
+        return await asyncio.shield(pending)
 
     async def _load(
         self, scenario: Scenario, key: str, deadline: float | None

@@ -7,6 +7,7 @@ so what the tier must decide is known exactly, while the rules see no example's 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -273,3 +274,25 @@ def test_vector_keys_follow_the_scenario_fingerprint_and_the_model() -> None:
     assert router.embeddings.key(one) == router.embeddings.key(Scenario.from_dict(graph()))
     assert router.embeddings.key(one) != router.embeddings.key(changed)
     assert router.embeddings.key(one) != other_model.embeddings.key(one)
+
+
+async def test_concurrent_first_sessions_share_one_batch(server: ScriptedOpenAIServer) -> None:
+    async with engine_for(server) as engine:
+        replies = await asyncio.gather(
+            *(send(engine, "could we get some seats tonight") for _ in range(4))
+        )
+    assert {reply.current_node for _, reply in replies} == {"booking"}
+    assert [len(r.body["input"]) > 1 for r in server.embedding_requests].count(True) == 1
+
+
+async def test_a_failed_batch_leaves_the_rules_and_is_not_retried_at_once(
+    server: ScriptedOpenAIServer,
+) -> None:
+    server.queue_embeddings(ErrorReply(500))
+    async with engine_for(server) as engine:
+        _, first = await send(engine, "could we get some seats tonight")
+        _, second = await send(engine, "could we get some seats tonight")
+    row = first.trace
+    assert (first.current_node, row.tier, row.tier_score) == ("start", "rules", None)
+    assert second.trace.tier_score is None
+    assert len(server.embedding_requests) == 1
