@@ -1,4 +1,4 @@
-"""Sentence embeddings: one small protocol, an OpenAI-compatible endpoint or an in-process model.
+"""Sentence embeddings: one small base class, an OpenAI-compatible endpoint or an in-process model.
 
 The embedding tier of NLU (``dialogkit.nlu.embeddings``) compares an utterance with the
 scenario's own sentences; all it needs from a model is unit vectors for a list of texts, told
@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal
 
 from dialogkit.errors import LLMError
 from dialogkit.llm.cassette import Recording, call_key
@@ -103,8 +103,13 @@ def unit(values: Sequence[float]) -> Vector | None:
     return tuple(float(v) / norm for v in values)
 
 
-class Embedder(Protocol):
-    """Unit vectors for texts; never raises for a model failure (returns None)."""
+class Embedder:
+    """Unit vectors for texts; never raises for a model failure (returns None).
+
+    An implementation provides ``model``, ``calibration`` and ``_embed``; ``embed`` adds what
+    every one shares: an empty list costs nothing, and every call is timed and counted in the
+    session's ``Usage`` (failed ones included).
+    """
 
     model: str
     """The name calibrations, caches and usage counters know the model by."""
@@ -118,25 +123,8 @@ class Embedder(Protocol):
         usage: Usage | None = None,
         deadline: float | None = None,
     ) -> list[Vector] | None:
-        """One vector per text, in order; None when the model failed or answered garbage."""
-        ...
-
-
-class CountedEmbedder:
-    """What both embedders share: an empty list costs nothing, and every call is timed and
-    counted in the session's ``Usage`` (failed ones included)."""
-
-    model: str
-
-    async def embed(
-        self,
-        texts: Sequence[str],
-        kind: Kind,
-        *,
-        usage: Usage | None = None,
-        deadline: float | None = None,
-    ) -> list[Vector] | None:
-        """One unit vector per text, in order; None when the model failed."""
+        """One unit vector per text, in order; None when the model failed or answered
+        garbage."""
         if not texts:
             return []
         started = time.perf_counter()
@@ -158,7 +146,7 @@ class CountedEmbedder:
         raise NotImplementedError
 
 
-class EndpointEmbedder(CountedEmbedder):
+class EndpointEmbedder(Embedder):
     """``/embeddings`` of an OpenAI-compatible endpoint, or its recording in a cassette."""
 
     def __init__(self, caller: ModelCaller, model: str, calibration: Calibration) -> None:
@@ -259,7 +247,7 @@ LOCAL_MODELS: Final[dict[str, tuple[str, str, Callable[[], Encode]]]] = {
 installs, its loader. The first one is what ``local`` means."""
 
 
-class LocalEmbedder(CountedEmbedder):
+class LocalEmbedder(Embedder):
     """A packaged model run in a worker thread, one call at a time (it is CPU-bound, and the
     libraries do not promise thread safety)."""
 
