@@ -12,6 +12,8 @@ embedding tier saw, decided or not.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dialogkit.nlu.base import NLUProvider, NLURequest
 from dialogkit.nlu.embeddings import EmbeddingTier
 from dialogkit.nlu.result import NLUResult
@@ -40,17 +42,16 @@ class HybridNLU:
         if self.embeddings is not None:
             judgement = await self.embeddings.judge(request)
             if judgement is not None:
-                trace = {"score": judgement.score, "runner_up": judgement.runner_up}
                 if judgement.decided:
-                    return result.model_copy(
-                        update={
-                            "intent": judgement.intent,
-                            "confidence": max(result.confidence, min(judgement.score, 1.0)),
-                            "source": "embeddings",
-                            **trace,
-                        }
+                    return replace(
+                        result,
+                        intent=judgement.intent,
+                        confidence=max(result.confidence, min(judgement.score, 1.0)),
+                        source="embeddings",
+                        score=judgement.score,
+                        runner_up=judgement.runner_up,
                     )
-                result = result.model_copy(update=trace)
+                result = replace(result, score=judgement.score, runner_up=judgement.runner_up)
         if self.model is not None:
             return await self.model.understand(request)
         return result

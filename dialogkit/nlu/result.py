@@ -2,31 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, Field
 
-
-class NLUResult(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class NLUResult:
     """Intent, typed entities (named after slots), confidence and dialogue act of an utterance.
 
-    ``intent`` is None when nothing was recognised; that alone is not a fallback.
+    ``intent`` is None when nothing was recognised; that alone is not a fallback. Plain data
+    (built with keyword arguments): a provider fills it, the engine reads it, nothing
+    validates it on the way.
     """
 
     intent: str | None = None
-    entities: dict[str, Any] = Field(default_factory=dict)
+    entities: dict[str, Any] = field(default_factory=dict)
     confidence: float = 0.0
     dialogue_act: str | None = None
-    source: str = Field(
-        "rules",
-        description="Which tier decided: rules, embeddings, llm, or gate (the input gate).",
-    )
-    score: float | None = Field(
-        None, description="The embedding tier's cosine for the intent it weighed first."
-    )
-    runner_up: str | None = Field(
-        None, description="The embedding tier's second-best intent (its margin is the doubt)."
-    )
+    source: str = "rules"
+    """Which tier decided: rules, embeddings, llm, or gate (the input gate)."""
+    score: float | None = None
+    """The embedding tier's cosine for the intent it weighed first, when it was asked."""
+    runner_up: str | None = None
+    """The embedding tier's second-best intent (its margin is the doubt)."""
 
     def scope(self) -> dict[str, Any]:
         """The ``nlu`` root of a turn's scope."""
