@@ -57,6 +57,27 @@ class Settings(BaseSettings):
     )
     hybrid_nlu: bool = Field(False, alias="DIALOGKIT_HYBRID_NLU")
     hybrid_nlu_threshold: float = Field(0.8, alias="DIALOGKIT_HYBRID_NLU_THRESHOLD")
+    embedding_model: str = Field(
+        "",
+        alias="DIALOGKIT_EMBEDDING_MODEL",
+        description="Turns the embedding tier of NLU on: a model name served at "
+        "DIALOGKIT_EMBEDDING_BASE_URL, or `local` for the in-process model (`dialogkit[embed]`).",
+    )
+    embedding_base_url: str = Field(
+        "",
+        alias="DIALOGKIT_EMBEDDING_BASE_URL",
+        description="OpenAI-compatible endpoint of `/embeddings`; default OPENAI_BASE_URL.",
+    )
+    embedding_min_score: float | None = Field(
+        None,
+        alias="DIALOGKIT_EMBEDDING_MIN_SCORE",
+        description="Least cosine the embedding tier decides on; default: the model's own.",
+    )
+    embedding_min_margin: float | None = Field(
+        None,
+        alias="DIALOGKIT_EMBEDDING_MIN_MARGIN",
+        description="Least lead over the runner-up intent; default: the model's own.",
+    )
     skill_runtime_base_url: str = Field("", alias="SKILL_RUNTIME_BASE_URL")
     skill_runtime_timeout_s: float = Field(10.0, alias="SKILL_RUNTIME_TIMEOUT_S", gt=0)
     skill_runtime_max_response_bytes: int = Field(

@@ -10,10 +10,13 @@ class ModelUsage(BaseModel):
     failures: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    latency_ms: float = 0.0
+    """Time spent in the calls, summed (a cassette's answers take next to none)."""
 
 
 class Usage(BaseModel):
-    """Per-purpose (``nlu``, ``nlg``) and per-model counters; lives in the dialogue state."""
+    """Per-purpose (``nlu``, ``nlg``, ``embeddings``) and per-model counters; lives in the
+    dialogue state."""
 
     by_purpose: dict[str, ModelUsage] = Field(default_factory=dict)
     by_model: dict[str, ModelUsage] = Field(default_factory=dict)
@@ -47,6 +50,7 @@ class Usage(BaseModel):
         prompt_tokens: int = 0,
         completion_tokens: int = 0,
         failed: bool = False,
+        latency_ms: float = 0.0,
     ) -> None:
         for bucket in (
             self.by_purpose.setdefault(purpose, ModelUsage()),
@@ -56,6 +60,7 @@ class Usage(BaseModel):
             bucket.failures += int(failed)
             bucket.prompt_tokens += prompt_tokens
             bucket.completion_tokens += completion_tokens
+            bucket.latency_ms = round(bucket.latency_ms + latency_ms, 3)
 
     @property
     def calls(self) -> int:

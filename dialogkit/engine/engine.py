@@ -98,7 +98,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
                 update={"skill_runtime_base_url": self._runtime.base_url}
             )
         self.store: SessionStore = store or _default_store(self.settings)
-        self.router: Router = router or _default_router(self.settings)
+        self.router: Router = router or _default_router(self.settings, self.store)
         self.skills: SkillRunner = skills or _default_skills(self.settings)
         self.portal = Portal()
         self.scenarios = ScenarioCache()
@@ -121,6 +121,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             chosen = SessionOptions.of(keywords)
         loaded = self._scenario(scenario)
         loaded.ensure_valid()
+        await self.router.prepare(loaded)
         sent = chosen.user.sent_values()
         if "date_time" not in sent:
             sent["date_time"] = now_in(chosen.user.timezone)
@@ -492,10 +493,11 @@ def _default_store(settings: Settings) -> SessionStore:
     return MemoryStore(state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s, limits=limits)
 
 
-def _default_router(settings: Settings) -> Router:
+def _default_router(settings: Settings, store: SessionStore) -> Router:
     from dialogkit.llm.router import ModelRouter
+    from dialogkit.nlu.embeddings import VectorStore
 
-    return ModelRouter(settings)
+    return ModelRouter(settings, vector_store=store if isinstance(store, VectorStore) else None)
 
 
 def _embedded_runtime() -> RuntimeServer:

@@ -8,6 +8,7 @@ from dialogkit.nlg.base import NLGProvider
 from dialogkit.nlg.templates import TemplateNLG
 from dialogkit.nlu.base import NLUProvider
 from dialogkit.nlu.rules import RuleNLU
+from dialogkit.scenario.scenario import Scenario
 
 
 class Router(Protocol):
@@ -19,6 +20,11 @@ class Router(Protocol):
 
     def serves(self, model: str) -> bool:
         """True when some provider the operator configured answers for ``model``."""
+        ...
+
+    async def prepare(self, scenario: Scenario) -> None:
+        """Compute what the scenario's turns will need from the models (the embedding tier's
+        vectors) before its first session starts; never raises for a model failure."""
         ...
 
     async def aclose(self) -> None: ...
@@ -39,6 +45,9 @@ class OfflineRouter:
 
     def serves(self, model: str) -> bool:
         return True
+
+    async def prepare(self, scenario: Scenario) -> None:
+        return None
 
     async def aclose(self) -> None:
         return None

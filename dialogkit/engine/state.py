@@ -76,6 +76,12 @@ class TurnRecord:
     fallback: str | None = None
     latency_ms: float = 0.0
     error: bool = False
+    tier: str | None = None
+    """Which NLU tier decided: rules, embeddings, llm, or gate (the input gate)."""
+    tier_score: float | None = None
+    """The embedding tier's cosine for its best intent, when it was asked (decided or not)."""
+    runner_up: str | None = None
+    """The embedding tier's second-best intent, when it was asked."""
 
     def as_dict(self, columns: Iterable[str] | None = None) -> dict[str, Any]:
         """The row as a plain dict (``columns`` only, in their order; all fields by default)."""

@@ -117,6 +117,7 @@ class Results:
                 "turns_to_complete": float(won["turn_count"].mean()) if len(won) else None,
                 "fallback_rate": float(mine["fallbacks"].sum()) / utterances,
                 "stt_gate_rate": float(mine["stt_gates"].sum()) / utterances,
+                "embedding_share": _share(said, "tier", "embeddings"),
                 "llm_calls": float(mine["llm_calls"].mean()),
                 "tokens": float(mine["tokens"].mean()),
                 "latency_p50_ms": float(latency.quantile(0.5)),
@@ -279,3 +280,11 @@ def _from_parquet(record: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+def _share(turns: pd.DataFrame, column: str, value: str) -> float:
+    """The share of ``turns`` whose ``column`` is ``value`` (0 without turns or the column,
+    as in results saved before the column existed)."""
+    if not len(turns) or column not in turns:
+        return 0.0
+    return float((turns[column] == value).mean())

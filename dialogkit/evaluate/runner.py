@@ -48,6 +48,7 @@ TURN_COLUMNS = (
     "reply",
     "latency_ms",
     "error",
+    "tier",
 )
 """The columns of the engine's turn row that an evaluation's turn table keeps."""
 
@@ -225,6 +226,7 @@ async def _converse(
             reply=reply.response,
             latency_ms=round(elapsed_ms, 3),
             error=reply.error,
+            tier=trace.tier if trace is not None else None,
         )
         stt_gate = intent == STT_LOW_CONFIDENCE or (trace is None and said.confidence <= threshold)
         slots = {k: v for k, v in info.slots.items() if v not in (None, "")}

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar, cast
 
@@ -27,7 +27,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
 from dialogkit.errors import LLMError
 from dialogkit.llm.cassette import Cassette, Recording, call_key
-from dialogkit.llm.clients import ClientFactory, ClientOptions, ModelHTTPError
+from dialogkit.llm.clients import Channel, ClientFactory, ClientOptions, ModelHTTPError
 from dialogkit.logsafe import escape
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
 from dialogkit.usage import Usage
@@ -78,7 +78,9 @@ class ModelCaller:
         counts as a failed call, because the tokens were spent for nothing. ``deadline`` is a
         ``time.monotonic()`` instant after which no answer is useful.
         """
+        started = time.perf_counter()
         recording = await self._recorded_or_sent(model, messages, response_format, deadline)
+        latency_ms = (time.perf_counter() - started) * 1000
         failed = True
         try:
             if recording.content is None:
@@ -100,6 +102,7 @@ class ModelCaller:
                 prompt_tokens=recording.prompt_tokens,
                 completion_tokens=recording.completion_tokens,
                 failed=failed,
+                latency_ms=latency_ms,
             )
 
     async def _recorded_or_sent(
@@ -147,12 +150,24 @@ class ModelCaller:
         response_format: dict[str, Any] | None,
         deadline: float | None,
     ) -> ChatCompletion:
-        if self.client_factory is None:
-            raise LLMError(f"no endpoint serves model {model!r}")
-        channel = await self.client_factory()
         body: dict[str, Any] = {"model": model, "messages": messages}
         if response_format is not None:
             body["response_format"] = response_format
+        return await self.send(
+            model, deadline, lambda channel, limits: channel.chat(body, limits=limits)
+        )
+
+    async def send(
+        self,
+        model: str,
+        deadline: float | None,
+        request: Callable[[Channel, aiohttp.ClientTimeout], Awaitable[T]],
+    ) -> T:
+        """``request(channel, limits)`` in a free slot of the endpoint, retried by the policy
+        while the deadline allows; raises what the last attempt raised."""
+        if self.client_factory is None:
+            raise LLMError(f"no endpoint serves model {model!r}")
+        channel = await self.client_factory()
         options = self.policy.client
         attempt = 0
         while True:
@@ -170,7 +185,7 @@ class ModelCaller:
             async with asyncio.timeout(min(options.read_timeout_s, left)):
                 await channel.slots.acquire()
             try:
-                return await channel.chat(body, limits=timeout)
+                return await request(channel, timeout)
             except (aiohttp.ClientError, TimeoutError, ModelHTTPError) as exc:
                 attempt += 1
                 pause = RETRY_BACKOFF_S * 2 ** (attempt - 1)

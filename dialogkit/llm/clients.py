@@ -36,7 +36,8 @@ from dialogkit.errors import LLMError
 from dialogkit.llm.endpoints import NO_API_KEY, Endpoint
 
 MAX_RESPONSE_BYTES: Final = 8 * 1024 * 1024
-"""A chat completion larger than this is refused unread: no spoken reply comes near it."""
+"""An answer larger than this is refused unread: no spoken reply comes near it, nor do the
+vectors of one scenario's examples (a few hundred texts)."""
 
 
 class ModelHTTPError(LLMError):
@@ -59,7 +60,17 @@ class Channel:
         """POST one chat completion within aiohttp's time ``limits``; raises
         ``ModelHTTPError``, ``LLMError`` or aiohttp's ``ClientError``/``TimeoutError`` for the
         caller's retry policy."""
-        url = self.endpoint.base_url.rstrip("/") + "/chat/completions"
+        # The stdlib parser, not pydantic's: it accepts the lone-surrogate escapes a model
+        # can emit (``dialogkit.sanitize`` removes them from the text afterwards).
+        data = await self.post("/chat/completions", body, limits=limits)
+        return ChatCompletion.model_validate(json.loads(data))
+
+    async def post(
+        self, path: str, body: dict[str, Any], *, limits: aiohttp.ClientTimeout
+    ) -> bytearray:
+        """POST ``body`` to ``path`` under the endpoint's base URL; the raw answer body, read
+        up to ``MAX_RESPONSE_BYTES``. Raises as ``chat`` does."""
+        url = self.endpoint.base_url.rstrip("/") + path
         async with self.session.post(url, json=body, timeout=limits) as response:
             if (response.content_length or 0) > MAX_RESPONSE_BYTES:
                 raise LLMError(f"the answer is {response.content_length} bytes, over the cap")
@@ -70,9 +81,7 @@ class Channel:
                     raise LLMError(f"the answer is over {MAX_RESPONSE_BYTES} bytes")
             if response.status >= 400:
                 raise ModelHTTPError(response.status, data)
-            # The stdlib parser, not pydantic's: it accepts the lone-surrogate escapes a model
-            # can emit (``dialogkit.sanitize`` removes them from the text afterwards).
-            return ChatCompletion.model_validate(json.loads(data))
+            return data
 
 
 ClientFactory = Callable[[], Awaitable[Channel]]

@@ -7,7 +7,9 @@ A name is served only where the operator said so:
 * ``OPENAI_BASE_URL`` serves every name, unless ``DIALOGKIT_LLM_MODELS`` lists the names it
   serves (besides ``CORE_DEFAULT_LLM`` and ``CORE_NLU_LLM``; ``*`` there: every name again).
   A name the model server does not know gets its error, and the turn its usual fallback;
-* in cassette replay mode, the names the cassette holds are served from it, with no network.
+* in cassette replay mode, the names the cassette holds are served from it, with no network;
+* the embedding model is the one name ``DIALOGKIT_EMBEDDING_MODEL`` gives (or the in-process
+  model), served by ``DIALOGKIT_EMBEDDING_BASE_URL`` or ``OPENAI_BASE_URL``.
 
 Any other name has no provider here; the engine then uses the process default, and an
 endpoint without a base URL never gets a client (the openai client would send it to the
@@ -28,12 +30,22 @@ from dialogkit.errors import LLMError
 from dialogkit.llm.cassette import Cassette
 from dialogkit.llm.chat import CallPolicy, ModelCaller
 from dialogkit.llm.clients import ClientOptions, ClientPool
+from dialogkit.llm.embeddings import (
+    LOCAL,
+    LOCAL_MODELS,
+    Embedder,
+    EndpointEmbedder,
+    LocalEmbedder,
+    calibration_for,
+)
 from dialogkit.llm.endpoints import Endpoint, parse_endpoints
 from dialogkit.nlg.base import NLGProvider
 from dialogkit.nlg.llm import LLMNLG
 from dialogkit.nlu.base import NLUProvider
+from dialogkit.nlu.embeddings import EmbeddingTier, VectorStore
 from dialogkit.nlu.hybrid import HybridNLU
 from dialogkit.nlu.llm import LLMNLU
+from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import OFFLINE_MODEL, Settings
 
 logger = logging.getLogger(__name__)
@@ -60,7 +72,13 @@ class ModelRouter:
     cannot be read, so a misconfigured process fails at start-up rather than on a turn.
     """
 
-    def __init__(self, settings: Settings, *, cassette: Cassette | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        cassette: Cassette | None = None,
+        vector_store: VectorStore | None = None,
+    ) -> None:
         self.settings = settings
         self.endpoints = parse_endpoints(settings.llm_endpoints)
         self.default_endpoint: Endpoint | None = None
@@ -101,6 +119,7 @@ class ModelRouter:
             cassette=cassette,
         )
         self._callers: dict[Endpoint | None, ModelCaller] = {}
+        self.embeddings = self._embedding_tier(vector_store)
         for line in self.routes():
             logger.info("model routing: %s", line)
         for name in (settings.core_default_llm, settings.core_nlu_llm):
@@ -111,6 +130,63 @@ class ModelRouter:
                     "providers",
                     name,
                 )
+
+    def _embedding_tier(self, store: VectorStore | None) -> EmbeddingTier | None:
+        """The embedding tier ``DIALOGKIT_EMBEDDING_MODEL`` asks for, or None when unset.
+
+        Its model is served by the in-process model (``local``), by its own mapping in
+        ``DIALOGKIT_LLM_ENDPOINTS``, by ``DIALOGKIT_EMBEDDING_BASE_URL``, by
+        ``OPENAI_BASE_URL``, or in replay mode by the cassette; anything else fails here.
+        """
+        settings = self.settings
+        name = settings.embedding_model.strip()
+        if not name:
+            return None
+        embedder: Embedder
+        if name == LOCAL or name.startswith(LOCAL + ":"):
+            local = LocalEmbedder(name.partition(":")[2] or next(iter(LOCAL_MODELS)))
+            local.ensure_installed()
+            embedder = local
+        else:
+            endpoint = self.endpoints.get(name) or self._embedding_endpoint()
+            replay = self.cassette is not None and self.cassette.mode == "replay"
+            if endpoint is None and not replay:
+                raise LLMError(
+                    f"DIALOGKIT_EMBEDDING_MODEL={name!r} has no endpoint: set "
+                    "DIALOGKIT_EMBEDDING_BASE_URL (or OPENAI_BASE_URL), or use `local` for the "
+                    "in-process model."
+                )
+            factory = None if replay or endpoint is None else self._pool.factory(endpoint)
+            embedder = EndpointEmbedder(
+                ModelCaller(factory, self._policy), name, calibration_for(name)
+            )
+        return EmbeddingTier(
+            embedder,
+            store=store,
+            min_score=settings.embedding_min_score,
+            min_margin=settings.embedding_min_margin,
+        )
+
+    def _embedding_endpoint(self) -> Endpoint | None:
+        """``DIALOGKIT_EMBEDDING_BASE_URL`` (with the OpenAI key only when it is also
+        ``OPENAI_BASE_URL``), else the default endpoint."""
+        base_url = self.settings.embedding_base_url.strip()
+        if not base_url:
+            return self.default_endpoint
+        same = base_url == self.settings.openai_base_url.strip()
+        try:
+            return Endpoint(base_url=base_url, api_key=self.settings.openai_api_key if same else "")
+        except ValidationError as exc:
+            raise LLMError(
+                f"DIALOGKIT_EMBEDDING_BASE_URL {base_url!r} must start with http:// or "
+                "https://, e.g. http://127.0.0.1:8080/v1."
+            ) from exc
+
+    async def prepare(self, scenario: Scenario) -> None:
+        """Embed the scenario's sentences (once per fingerprint and model) when the
+        embedding tier is on."""
+        if self.embeddings is not None:
+            await self.embeddings.vectors(scenario)
 
     def endpoint(self, model: str) -> Endpoint | None:
         """Where ``model`` is served: its mapped endpoint, the default one, or None."""
@@ -168,16 +244,21 @@ class ModelRouter:
     def nlu(self, model: str, *, hybrid: bool | None = None) -> NLUProvider:
         """The NLU for ``model``; ``hybrid`` (default: the setting) puts the rules first.
 
-        A name nobody serves gets the rule NLU: nothing leaves the process for it.
+        A name nobody serves gets the rule NLU (nothing leaves the process for it), followed by
+        the embedding tier when ``DIALOGKIT_EMBEDDING_MODEL`` is set; a hybrid NLU puts that
+        tier between the rules and the model.
         """
         from dialogkit.nlu.rules import RuleNLU
 
         caller = self._caller(model)
+        threshold = self.settings.hybrid_nlu_threshold
         if caller is None:
+            if self.embeddings is not None:
+                return HybridNLU(RuleNLU(), None, threshold, embeddings=self.embeddings)
             return RuleNLU()
         provider = LLMNLU(caller, model)
         if self.settings.hybrid_nlu if hybrid is None else hybrid:
-            return HybridNLU(RuleNLU(), provider, self.settings.hybrid_nlu_threshold)
+            return HybridNLU(RuleNLU(), provider, threshold, embeddings=self.embeddings)
         return provider
 
     def nlg(self, model: str) -> NLGProvider:

@@ -20,7 +20,11 @@ class NLUResult:
     confidence: float = 0.0
     dialogue_act: str | None = None
     source: str = "rules"
-    """rules, llm, or gate (the input gate decided)."""
+    """Which tier decided: rules, embeddings, llm, or gate (the input gate)."""
+    score: float | None = None
+    """The embedding tier's cosine for the intent it weighed first, when it was asked."""
+    runner_up: str | None = None
+    """The embedding tier's second-best intent (its margin is the doubt)."""
 
     def scope(self) -> dict[str, Any]:
         """The ``nlu`` root of a turn's scope."""

@@ -11,6 +11,8 @@ all under the same TTL, renewed by every save: ``state_ttl_s``, capped by what i
 config's ``config_ttl_s``. A turn is one round trip to read (config, state, TTL) and one to
 write. Scenarios live once under ``{prefix}:scenario:{fingerprint}`` with the config TTL,
 refreshed whenever a new session uses them; workers keep them parsed in their scenario cache.
+The embedding tier's vectors of a scenario live under ``{prefix}:vectors:{key}`` (per
+fingerprint and model), with the config TTL renewed on each read.
 
 The per-session lock is a Redis lock (``SET NX PX`` with a random token, released by a
 token-checked script), created fresh for every acquisition because redis-py keeps a lock's
@@ -261,6 +263,17 @@ class RedisStore:
     async def scenario(self, key: str) -> Scenario | None:
         raw: Any = await self._redis.get(self._key("scenario", key))
         return None if raw is None else Scenario.from_dict(json.loads(raw))
+
+    # ----------------------------------------------------------------- vectors
+
+    async def vectors(self, key: str) -> bytes | None:
+        """A scenario's embedding vectors (``dialogkit.nlu.embeddings``); a read renews them."""
+        raw: Any = await self._redis.getex(self._key("vectors", key), ex=self.config_ttl_s)
+        return None if raw is None else bytes(raw)
+
+    async def keep_vectors(self, key: str, data: bytes) -> None:
+        """Share a scenario's vectors with the other workers (computed once per model)."""
+        await self._redis.set(self._key("vectors", key), data, ex=self.config_ttl_s)
 
     # ----------------------------------------------------------------- locking
 

@@ -296,14 +296,12 @@ class _Engines:
 
     def get(self, mode: SkillRuntimeMode) -> Engine:
         if mode not in self._engines:
-            settings = (
-                Settings(core_default_llm=self._llm, core_nlu_llm=self._llm)
-                if self._llm
-                else Settings()
-            )
+            # Offline, chat models stay off whatever the environment says; an embedding
+            # model (DIALOGKIT_EMBEDDING_MODEL) still adds its tier to the rules.
+            settings = Settings(core_default_llm=self._llm or "", core_nlu_llm=self._llm or "")
             url = self._reference_url() if mode == "reference" else _closed_port_url()
             skills = HTTPSkillRunner(settings, base_url=url)
-            router = None if self._llm else OfflineRouter()
+            router = None if self._llm or settings.embedding_model else OfflineRouter()
             self._engines[mode] = Engine(settings, router=router, skills=skills)
         return self._engines[mode]
 

@@ -22,11 +22,21 @@ text, as structured NLU answers are), ``Completion`` (full control, ``content=No
 empty answer), ``ErrorReply`` (an HTTP error with an OpenAI-style body), ``Delay`` (wait,
 then reply) or ``RawBody`` (any bytes, e.g. garbage). Queued replies are used first, then
 the handler; a request with neither gets HTTP 400 saying so.
+
+``POST …/embeddings`` answers with deterministic vectors: ``embed(text)`` (default
+``word_vector``, which makes texts sharing words similar) for each input, unless a reply was
+queued with ``queue_embeddings`` (an ``ErrorReply``, ``Delay`` or ``RawBody``, or a list of
+vectors sent as they are)::
+
+    with ScriptedOpenAIServer(embed=lambda text: [1.0, 0.0] if "yes" in text else [0.0, 1.0]):
+        ...
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -41,12 +51,14 @@ from dialogkit.testing._loopback import LoopbackHTTPServer
 __all__ = [
     "Completion",
     "Delay",
+    "EmbedFunction",
     "ErrorReply",
     "Handler",
     "RawBody",
     "RecordedRequest",
     "Reply",
     "ScriptedOpenAIServer",
+    "word_vector",
 ]
 
 
@@ -141,6 +153,21 @@ class RecordedRequest:
 
 
 Handler: TypeAlias = Callable[[RecordedRequest], Reply]
+EmbedFunction: TypeAlias = Callable[[str], list[float]]
+
+WORD_VECTOR_DIM = 64
+
+
+def word_vector(text: str) -> list[float]:
+    """A deterministic unit vector: each lower-cased word adds 1 to a dimension picked by its
+    hash, so two texts are as similar as the words they share (cosine of word counts)."""
+    vector = [0.0] * WORD_VECTOR_DIM
+    for word in text.lower().split():
+        digest = hashlib.sha256(word.strip("?!.,").encode()).digest()
+        vector[int.from_bytes(digest[:4], "big") % WORD_VECTOR_DIM] += 1.0
+    norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+    return [v / norm for v in vector]
+
 
 _ERROR_TYPES: Mapping[int, str] = {
     400: "invalid_request_error",
@@ -152,7 +179,8 @@ _ERROR_TYPES: Mapping[int, str] = {
 
 
 class ScriptedOpenAIServer(LoopbackHTTPServer):
-    """An OpenAI-compatible server for tests: ``POST …/chat/completions``, ``GET …/models``.
+    """An OpenAI-compatible server for tests: ``POST …/chat/completions``, ``POST
+    …/embeddings``, ``GET …/models``.
 
     Use it as a context manager (or call ``start`` and ``stop``). Paths are matched by their
     end, so ``base_url`` works with or without the ``/v1`` prefix.
@@ -164,9 +192,12 @@ class ScriptedOpenAIServer(LoopbackHTTPServer):
         handler: Handler | None = None,
         models: Sequence[str] = ("scripted",),
         host: str = "127.0.0.1",
+        embed: EmbedFunction = word_vector,
     ) -> None:
         super().__init__(host)
         self.handler = handler
+        self.embed = embed
+        self._embedding_replies: deque[Reply] = deque()
         self.models = list(models)
         self._replies: deque[Reply] = deque(replies)
         self._requests: list[RecordedRequest] = []
@@ -204,6 +235,11 @@ class ScriptedOpenAIServer(LoopbackHTTPServer):
         with self._lock:
             self._replies.extend(replies)
 
+    def queue_embeddings(self, *replies: Reply) -> None:
+        """Append replies for the next embedding requests, before ``embed`` answers them."""
+        with self._lock:
+            self._embedding_replies.extend(replies)
+
     @property
     def pending(self) -> int:
         """How many queued replies are not used yet."""
@@ -222,6 +258,11 @@ class ScriptedOpenAIServer(LoopbackHTTPServer):
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
     @property
+    def embedding_requests(self) -> list[RecordedRequest]:
+        """The embedding requests received, in order."""
+        return [r for r in self.requests if r.path.rstrip("/").endswith("/embeddings")]
+
+    @property
     def errors(self) -> list[Exception]:
         """Exceptions raised by the handler (each answered with HTTP 500)."""
         with self._lock:
@@ -237,6 +278,7 @@ class ScriptedOpenAIServer(LoopbackHTTPServer):
         """Forget queued replies, recorded requests, handler errors and ``max_in_flight``."""
         with self._lock:
             self._replies.clear()
+            self._embedding_replies.clear()
             self._requests.clear()
             self._errors.clear()
             self._max_in_flight = 0
@@ -272,6 +314,21 @@ class ScriptedOpenAIServer(LoopbackHTTPServer):
             with self._lock:
                 self._errors.append(exc)
             return ErrorReply(500, f"ScriptedOpenAIServer handler failed: {exc!r}")
+
+    def _next_embedding_reply(self, request: RecordedRequest) -> Reply:
+        with self._lock:
+            if self._embedding_replies:
+                return self._embedding_replies.popleft()
+        inputs = request.body.get("input")
+        texts = [inputs] if isinstance(inputs, str) else inputs
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            return ErrorReply(400, "`input` must be a string or a list of strings.")
+        try:
+            return [self.embed(text) for text in texts]
+        except Exception as exc:
+            with self._lock:
+                self._errors.append(exc)
+            return ErrorReply(500, f"ScriptedOpenAIServer embed failed: {exc!r}")
 
     def _completion_body(self, request: RecordedRequest, reply: Completion) -> dict[str, Any]:
         with self._lock:
@@ -374,7 +431,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
             body = None
         request = self._recorded(body if isinstance(body, dict) else {})
         scripted._record(request)
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        if self.path.rstrip("/").endswith("/embeddings") and isinstance(body, dict):
+            self._reply_embeddings(request, scripted._next_embedding_reply(request))
+        elif not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, _error_body(ErrorReply(404, f"No route for POST {self.path}")))
         elif not isinstance(body, dict):
             self._send_json(400, _error_body(ErrorReply(400, "The body is not a JSON object.")))
@@ -418,6 +477,30 @@ class _RequestHandler(BaseHTTPRequestHandler):
             elif isinstance(reply, str):
                 reply = Completion(reply)
             self._send_json(200, scripted._completion_body(request, reply))
+
+    def _reply_embeddings(self, request: RecordedRequest, reply: Reply) -> None:
+        """A list of vectors as OpenAI's embedding answer; anything else as ``_reply``."""
+        while isinstance(reply, Delay):
+            self.server.scripted._stopping.wait(reply.seconds)
+            reply = reply.then
+        if not isinstance(reply, list):
+            self._reply(request, reply)
+            return
+        inputs = request.body.get("input")
+        texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
+        tokens = sum(len(str(text).split()) for text in texts)
+        self._send_json(
+            200,
+            {
+                "object": "list",
+                "data": [
+                    {"object": "embedding", "index": index, "embedding": vector}
+                    for index, vector in enumerate(reply)
+                ],
+                "model": request.model,
+                "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+            },
+        )
 
     def _send_json(self, status: int, body: Any) -> None:
         # ASCII escapes, as many servers send: a lone surrogate in a scripted reply then

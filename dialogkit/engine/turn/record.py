@@ -55,4 +55,7 @@ def transcript_row(
         reply=outcome.reply,
         fallback=outcome.fallback,
         latency_ms=round(latency_ms, 3),
+        tier=outcome.nlu.source,
+        tier_score=outcome.nlu.score,
+        runner_up=outcome.nlu.runner_up,
     )

