@@ -143,7 +143,12 @@ class Goal(BaseModel):
         for name, wanted in self.slots.items():
             got = info.slots.get(name)
             if got not in (None, "") and not same_value(got, wanted):
-                return Verdict.fail("wrong_value", f"slot {name}: {got!r}, wanted {wanted!r}")
+                wrong = f"slot {name}: {got!r}, wanted {wanted!r}"
+                if not trail.correctable(scenario, name):
+                    return Verdict.fail(
+                        "uncorrectable", f"{wrong}; the user never spoke where {name} is heard"
+                    )
+                return Verdict.fail("wrong_value", wrong)
         called = {scenario.node(n).params.skill for n in trail.path if scenario.has_node(n)}
         for skill in self.skills:
             if skill not in called:
@@ -205,6 +210,25 @@ class Trail:
     """Skill calls the runtime refused (a 4xx answer to the goal's values)."""
     failed_skills: list[str] = field(default_factory=list)
     """Other failed skill calls (no runtime, timeouts, server errors)."""
+    heard: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Each user turn: the node the user spoke at and the slots after it."""
+
+    def correctable(self, scenario: Scenario, name: str) -> bool:
+        """Whether the user spoke at a node that hears ``name`` after it took its last value:
+        the chance to take a wrong value back. Without turns (nothing recorded) it is
+        assumed, so the failure stays a plain ``wrong_value``."""
+        if not self.heard:
+            return True
+        final, settled = self.heard[-1][1].get(name), 0
+        for index, (_, slots) in enumerate(self.heard):
+            before = self.heard[index - 1][1].get(name) if index else None
+            if slots.get(name) == final and before != final:
+                settled = index + 1
+        return any(
+            scenario.has_node(node)
+            and name in {*scenario.node(node).collect_slots, *scenario.node(node).accept_slots}
+            for node, _ in self.heard[settled:]
+        )
 
 
 @dataclass(frozen=True)

@@ -114,9 +114,10 @@ class _Reader:
         if self.peek() == "?":
             self.take()
             kind = self.take()
-            if kind == "P" and self.peek() == "<":
-                self.at = self.pattern.index(">", self.at) + 1
-            elif kind == "<" and self.peek() not in {"=", "!"}:
+            named = (kind == "P" and self.peek() == "<") or (
+                kind == "<" and self.peek() not in {"=", "!"}
+            )
+            if named:
                 self.at = self.pattern.index(">", self.at) + 1
             elif kind in {"=", "!"} or (kind == "<" and self.take() in {"=", "!"}):
                 self.alternation()  # a look-around says nothing

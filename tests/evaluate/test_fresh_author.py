@@ -1,0 +1,146 @@
+"""Goals for a graph written by a fresh author: slots with no examples and no eval_values
+still get values a person would say (a real name, a phone number in the language's format,
+a text the slot's pattern matches), and a wrong value the graph gave no chance to take back
+is told apart from one the bot misunderstood."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from dialogkit import Scenario
+from dialogkit.evaluate import Goal, evaluate
+from dialogkit.evaluate.language import FREE_TEXT, PERSON_NAMES
+from dialogkit.evaluate.pattern_values import text_matching
+from tests.helpers import make_graph
+
+DRINK = {"type": "enum", "values": ["latte", "tea"], "prompt": "Which drink?"}
+
+
+def node(node_id: str, **fields: Any) -> dict[str, Any]:
+    return {"id": node_id, "description": f"The {node_id} node.", **fields}
+
+
+def asking(slots: dict[str, Any], language: str = "en") -> Scenario:
+    """One node asking for each slot in turn, then done."""
+    names = list(slots)
+    nodes = [
+        node(f"ask_{name}", collect_slots=[name], default_next=f"ask_{names[i + 1]}")
+        for i, name in enumerate(names[:-1])
+    ]
+    nodes.append(node(f"ask_{names[-1]}", collect_slots=[names[-1]], default_next="done"))
+    nodes.append(node("done", terminal=True))
+    return Scenario.from_dict(make_graph(nodes, slots=slots, language=language))
+
+
+@pytest.mark.parametrize("language", ["en", "ko", "ja"])
+def test_a_person_name_without_examples_is_a_real_name_in_the_language(language: str) -> None:
+    scenario = asking(
+        {"guest_name": {"type": "text", "kind": "person_name", "prompt": "Name?"}}, language
+    )
+    names = {Goal.sample(scenario, seed).slots["guest_name"] for seed in range(12)}
+    assert names <= set(PERSON_NAMES[language])
+    assert not names & set(FREE_TEXT[language])
+    assert len(names) > 1
+
+
+@pytest.mark.parametrize(
+    ("language", "prefixes"), [("ko", ("010-",)), ("ja", ("090-", "080-")), ("en", ("4", "2", "6"))]
+)
+def test_a_phone_is_written_the_way_the_language_writes_one(
+    language: str, prefixes: tuple[str, ...]
+) -> None:
+    scenario = asking({"phone": {"type": "phone", "prompt": "Phone?"}}, language)
+    for seed in range(8):
+        goal = Goal.sample(scenario, seed)
+        said = goal.say["phone"][0]
+        assert said.startswith(prefixes), said
+        assert not (language != "ko" and said.startswith("010"))
+
+
+def test_a_pattern_slot_without_examples_gets_a_text_its_pattern_matches() -> None:
+    code = r"(?:code\s*)?(?P<value>[A-Z]{2}-\d{4})\b"
+    scenario = asking({"booking": {"type": "pattern", "pattern": code, "prompt": "Code?"}})
+    results = evaluate(scenario, 10, persona="cooperative", progress=False)
+    for goal in results.conversations["goal"]:
+        assert re.fullmatch(r"[A-Z]{2}-\d{4}", goal["booking"])
+    assert results.conversations["success"].all()
+    assert results.meta["notices"] == []
+
+
+def test_a_pattern_nothing_can_be_drawn_from_is_left_out_and_named() -> None:
+    scenario = asking(
+        {
+            "drink": DRINK,
+            "twice": {"type": "pattern", "pattern": r"(\w+)-\1", "prompt": "Twice?"},
+        }
+    )
+    results = evaluate(scenario, 5, persona="cooperative", progress=False)
+    assert all("twice" not in goal for goal in results.conversations["goal"])
+    assert any(
+        "'twice'" in notice and "eval_values" in notice for notice in results.meta["notices"]
+    )
+
+
+def test_a_time_follows_the_validation_pattern_as_said() -> None:
+    scenario = asking(
+        {
+            "at": {
+                "type": "time",
+                "prompt": "When?",
+                "validation": {"pattern": r"^(1\d|20):[0-5]\d$"},
+            }
+        }
+    )
+    for seed in range(10):
+        goal = Goal.sample(scenario, seed)
+        assert re.fullmatch(r"(1\d|20):[0-5]\d", goal.slots["at"])
+        assert goal.say["at"] == [goal.slots["at"]]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^(0[89]|1[0-8]):[0-5]\d$", r"[A-Z]{2,3}-\d{2}(?:-\d)?", r"(?i)x", r"a|b|c", r"[^a-z]{3}"],
+)
+def test_drawn_texts_match_their_pattern(pattern: str) -> None:
+    for seed in range(20):
+        text = text_matching(pattern, random.Random(seed))
+        if pattern == r"(?i)x":
+            assert text is None  # inline flags are not drawn from
+            continue
+        assert text is not None and re.search(pattern, text), (pattern, text)
+
+
+def _drink_then_size(drink_heard_later: bool) -> Scenario:
+    later = ["drink"] if drink_heard_later else []
+    nodes = [
+        node("ask_drink", collect_slots=["drink"], default_next="ask_size"),
+        node("ask_size", collect_slots=["size"], accept_slots=later, default_next="done"),
+        node("done", terminal=True),
+    ]
+    size = {"type": "enum", "values": ["small", "large"], "prompt": "Size?"}
+    slots = {"drink": DRINK, "size": size}
+    return Scenario.from_dict(make_graph(nodes, slots=slots))
+
+
+def test_a_slip_the_graph_never_hears_again_is_uncorrectable_not_misunderstood() -> None:
+    rows = evaluate(
+        _drink_then_size(False), 30, persona="self_correcting", progress=False
+    ).conversations
+    failed = rows[~rows["success"]]
+    assert len(failed) > 0
+    assert set(failed["kind"]) == {"uncorrectable"}
+    # A slip on the last question (size) cannot be taken back either: the session ends.
+    assert failed["failure"].str.contains("never spoke where (?:drink|size) is heard").all()
+
+
+def test_a_slip_the_next_node_hears_is_corrected() -> None:
+    rows = evaluate(
+        _drink_then_size(True), 30, persona="self_correcting", progress=False
+    ).conversations
+    drink_slips = rows["failure"].fillna("").str.contains("slot drink")
+    assert not drink_slips.any()
+    assert (rows["success"] | rows["failure"].fillna("").str.contains("slot size")).all()
