@@ -144,3 +144,57 @@ def test_a_slip_the_next_node_hears_is_corrected() -> None:
     drink_slips = rows["failure"].fillna("").str.contains("slot drink")
     assert not drink_slips.any()
     assert (rows["success"] | rows["failure"].fillna("").str.contains("slot size")).all()
+
+
+def _faq_graph() -> Scenario:
+    """An FAQ reached from anywhere by a global transition, which goes ``back`` after."""
+    ask_price = {"examples": ["how much is a latte"], "keywords": ["how much"]}
+    nodes = [
+        node("ask_drink", collect_slots=["drink"], default_next="done"),
+        node(
+            "faq",
+            responses={"default": "Lattes are 4. Shall we carry on?"},
+            next_nodes=[{"action": "back"}],
+        ),
+        node("done", terminal=True),
+    ]
+    to_faq = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "ask_price"}}
+    return Scenario.from_dict(
+        make_graph(
+            nodes,
+            slots={"drink": DRINK},
+            intents={"ask_price": ask_price},
+            global_transitions=[{**to_faq, "target": "faq"}],
+        )
+    )
+
+
+def test_a_back_transition_is_a_way_back_to_where_the_faq_was_asked() -> None:
+    from dialogkit.evaluate.routes import routes_of
+
+    scenario = _faq_graph()
+    assert {edge.target for edge in routes_of(scenario).edges["faq"]} >= {"ask_drink"}
+    # A user stranded at the FAQ carries on (it used to say goodbye and leave).
+    results = evaluate(
+        scenario,
+        [Goal(slots={"drink": "latte"}, say={"drink": ["how much is a latte"]})],
+        persona="cooperative",
+        progress=False,
+    )
+    row = results.conversations.iloc[0]
+    assert "faq" in row["path"] and not row["left"]
+
+
+def test_an_over_informative_user_not_understood_answers_only_the_question() -> None:
+    slots = {
+        "name": {"type": "text", "kind": "person_name", "prompt": "Name?"},
+        "phone": {"type": "phone", "prompt": "Phone?"},
+    }
+    scenario = asking(slots)
+    goal = Goal(slots={"name": "Emma Johnson", "phone": "4155550134"})
+    results = evaluate(scenario, [goal], persona="over_informative", progress=False)
+    said = list(results.turns["user_text"])
+    assert said[0] == "Emma Johnson, 4155550134"
+    if results.turns["fallback"].iloc[0] is not None:  # the bot did not split the two
+        assert said[1] == "Emma Johnson"
+    assert results.conversations["success"].all()
