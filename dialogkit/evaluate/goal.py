@@ -30,7 +30,7 @@ from dialogkit.evaluate.language import (
 from dialogkit.evaluate.outcomes import outcomes_of
 from dialogkit.evaluate.pattern_values import text_matching
 from dialogkit.evaluate.routes import routes_of
-from dialogkit.nlu.entities import INVALID, coerce
+from dialogkit.nlu.entities import INVALID, coerce, is_open
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.kinds import slot_kind
 from dialogkit.scenario.conditions import iter_conditions
@@ -214,9 +214,10 @@ class Trail:
     """Each user turn: the node the user spoke at and the slots after it."""
 
     def correctable(self, scenario: Scenario, name: str) -> bool:
-        """Whether the user spoke at a node that hears ``name`` after it took its last value:
-        the chance to take a wrong value back. Without turns (nothing recorded) it is
-        assumed, so the failure stays a plain ``wrong_value``."""
+        """Whether, after ``name`` took its last value, the user spoke at a node that hears
+        it while asking nothing open (a free-text or number question would take "no, I
+        meant ..." as its own answer): the chance to take a wrong value back. Without turns
+        (nothing recorded) it is assumed, so the failure stays a plain ``wrong_value``."""
         if not self.heard:
             return True
         final, settled = self.heard[-1][1].get(name), 0
@@ -224,11 +225,18 @@ class Trail:
             before = self.heard[index - 1][1].get(name) if index else None
             if slots.get(name) == final and before != final:
                 settled = index + 1
-        return any(
-            scenario.has_node(node)
-            and name in {*scenario.node(node).collect_slots, *scenario.node(node).accept_slots}
-            for node, _ in self.heard[settled:]
-        )
+        for index in range(settled, len(self.heard)):
+            node_id, before = self.heard[index][0], self.heard[index - 1][1] if index else {}
+            if not scenario.has_node(node_id):
+                continue
+            node = scenario.node(node_id)
+            if name not in {*node.collect_slots, *node.accept_slots}:
+                continue
+            asked = next((n for n in node.collect_slots if before.get(n) in (None, "")), None)
+            slot = scenario.slot(asked) if asked is not None else None
+            if slot is None or not is_open(slot):
+                return True
+        return False
 
 
 @dataclass(frozen=True)

@@ -198,3 +198,18 @@ def test_an_over_informative_user_not_understood_answers_only_the_question() -> 
     if results.turns["fallback"].iloc[0] is not None:  # the bot did not split the two
         assert said[1] == "Emma Johnson"
     assert results.conversations["success"].all()
+
+
+def test_a_node_hearing_the_slot_while_asking_an_open_question_is_no_chance() -> None:
+    # "no, I meant latte" at a free-text question would be the note itself.
+    nodes = [
+        node("ask_drink", collect_slots=["drink"], default_next="ask_note"),
+        node("ask_note", collect_slots=["note"], accept_slots=["drink"], default_next="done"),
+        node("done", terminal=True),
+    ]
+    slots = {"drink": DRINK, "note": {"type": "text", "prompt": "Anything else?"}}
+    scenario = Scenario.from_dict(make_graph(nodes, slots=slots))
+    rows = evaluate(scenario, 30, persona="self_correcting", progress=False).conversations
+    failed = rows[~rows["success"]]
+    assert len(failed) > 0
+    assert set(failed["kind"]) == {"uncorrectable"}
