@@ -361,7 +361,10 @@ def draw_value(
         found = _first_valid(slot, rng.sample(slot.examples, len(slot.examples)), frame, name)
         if found is not None:
             return found
-    drawn = (_generated(slot, language, rng, frame, name) for _ in range(DRAWS))
+    drawn = [_generated(slot, language, rng, frame, name) for _ in range(DRAWS)]
+    if slot.pattern and slot.type == "text":
+        # A name slot whose pattern refuses every name in the bank: what the pattern says.
+        drawn += [text_matching(slot.pattern, rng) for _ in range(DRAWS)]
     return _first_valid(slot, [text for text in drawn if text is not None], frame, name)
 
 
@@ -397,10 +400,10 @@ def _generated(
         return _phone(speech, rng)
     if slot.type == "email":
         return f"user{rng.randrange(1000)}@example.com"
-    if slot.pattern or slot.type == "pattern":
-        return text_matching(slot.pattern or "", rng)
     if kind == "person_name":
         return rng.choice(PERSON_NAMES[speech])
+    if slot.pattern or slot.type == "pattern":
+        return text_matching(slot.pattern or "", rng)
     if slot.type == "text":
         return rng.choice(FREE_TEXT[speech])
     return None

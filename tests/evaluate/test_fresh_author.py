@@ -213,3 +213,10 @@ def test_a_node_hearing_the_slot_while_asking_an_open_question_is_no_chance() ->
     failed = rows[~rows["success"]]
     assert len(failed) > 0
     assert set(failed["kind"]) == {"uncorrectable"}
+
+
+def test_a_name_slot_with_a_pattern_still_gets_a_real_name() -> None:
+    latin = r"^(?:my name is\s+)?(?P<value>[A-Za-z]+(?:\s+[A-Za-z]+){0,2})$"
+    scenario = asking({"name": {"type": "text", "kind": "person_name", "pattern": latin}})
+    names = {Goal.sample(scenario, seed).slots["name"] for seed in range(10)}
+    assert names <= set(PERSON_NAMES["en"])
