@@ -144,18 +144,9 @@ def _create_request(
     request: ChatbotSessionCreateRequest | None, fields: Mapping[str, Any]
 ) -> ChatbotSessionCreateRequest:
     """``request`` with ``fields`` laid over it; unknown names are a mistake, not ignored."""
-    unknown = sorted(set(fields) - set(ChatbotSessionCreateRequest.model_fields))
-    if unknown:
-        raise TypeError(f"Unknown session field(s): {', '.join(unknown)}")
-    base = request.model_dump() if request is not None else {}
-    # As with Engine.start, None for these means "the default" (the wire model has no null).
-    given = {
-        name: value
-        for name, value in fields.items()
-        if not (value is None and name in ("user", "completion_options"))
-    }
+    base = request.model_dump(exclude_unset=True) if request is not None else {}
     with checked_options():
-        return ChatbotSessionCreateRequest.model_validate({**base, **given})
+        return ChatbotSessionCreateRequest.of({**base, **fields})
 
 
 def _response_body(response: httpx.Response) -> Any:

@@ -8,6 +8,8 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     │   ├── ScenarioNotFound     a name that is not registered, or a missing file
     │   └── ScenarioInvalid      a graph with error-severity problems
     ├── SessionNotFound          a session id that is unknown or whose state expired
+    ├── SessionBusy              another worker held the session's lock past the wait
+    ├── LockLost                 a turn's session lock expired before it saved (nothing saved)
     ├── IdempotencyKeyReused     a turn's key sent again with a different message
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
@@ -76,6 +78,14 @@ class SessionNotFound(DialogkitError):
         self.status_code = status_code
         self.body = body
         super().__init__(f"Session not found: {session_id!r}")
+
+
+class SessionBusy(DialogkitError):
+    """Another worker held the session's lock for longer than the wait allowed."""
+
+
+class LockLost(DialogkitError):
+    """A turn's session lock expired or was taken over before it saved; nothing was saved."""
 
 
 class IdempotencyKeyReused(DialogkitError):

@@ -22,6 +22,16 @@ class Usage(BaseModel):
         description="Model choices that could not be honoured, e.g. a name no endpoint serves.",
     )
 
+    def copied(self) -> Usage:
+        """A copy whose counters can change without touching this one."""
+        if not (self.by_purpose or self.by_model or self.warnings):
+            return Usage()
+        return Usage(
+            by_purpose={k: v.model_copy() for k, v in self.by_purpose.items()},
+            by_model={k: v.model_copy() for k, v in self.by_model.items()},
+            warnings=list(self.warnings),
+        )
+
     def warn(self, message: str) -> bool:
         """Note ``message`` once; True when it is new (so the caller logs it once too)."""
         if message in self.warnings:

@@ -7,10 +7,14 @@ ignore unknown fields; responses drop null values when serialized (see ``to_json
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, Self, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
-from pydantic_core import PydanticCustomError, PydanticSerializationError, to_json
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticCustomError, PydanticSerializationError, SchemaSerializer, to_json
+
+T = TypeVar("T")
 
 MAX_SHORT_TEXT_CHARS = 256
 """Cap on a short text a session keeps for its life: a user id, name, text location, locale,
@@ -51,16 +55,46 @@ def dump_json(
     request) makes that fail; then the text is repaired (U+FFFD) instead of failing the
     request or the save: every JSON this returns parses again.
     """
-    try:
-        return model.__pydantic_serializer__.to_json(
-            model, exclude_none=exclude_none, exclude_defaults=exclude_defaults
-        )
-    except PydanticSerializationError:
-        data = model.model_dump(
-            mode="json", exclude_none=exclude_none, exclude_defaults=exclude_defaults
-        )
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
+    return Codec.dump(
+        model.__pydantic_serializer__,
+        model,
+        exclude_none=exclude_none,
+        exclude_defaults=exclude_defaults,
+    )
+
+
+class Codec(Generic[T]):
+    """JSON for plain data (a dataclass) crossing a boundary: pydantic validates what is read
+    and writes what is stored, and the engine works on the plain objects in between."""
+
+    def __init__(self, kind: type[T]) -> None:
+        self._adapter: TypeAdapter[T] = TypeAdapter(kind)
+
+    def encode(self, value: T, *, exclude_defaults: bool = False) -> bytes:
+        """``value`` as UTF-8 JSON (text UTF-8 cannot carry is repaired, as by ``dump_json``)."""
+        return self.dump(self._adapter.serializer, value, exclude_defaults=exclude_defaults)
+
+    def decode(self, raw: bytes | str) -> T:
+        return self._adapter.validate_json(raw)
+
+    @staticmethod
+    def dump(
+        serializer: SchemaSerializer,
+        value: Any,
+        *,
+        exclude_none: bool = False,
+        exclude_defaults: bool = False,
+    ) -> bytes:
+        try:
+            return serializer.to_json(
+                value, exclude_none=exclude_none, exclude_defaults=exclude_defaults
+            )
+        except PydanticSerializationError:
+            data = serializer.to_python(
+                value, mode="json", exclude_none=exclude_none, exclude_defaults=exclude_defaults
+            )
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
 
 
 class WireModel(BaseModel):
@@ -104,20 +138,64 @@ class ChatbotSessionUser(WireModel):
 
 
 class CompletionOptions(WireModel):
+    """What the final reply carries. Frozen, so every session on the defaults shares one."""
+
+    model_config = ConfigDict(frozen=True)
+
     include_slots: bool = True
     include_history: bool = False
 
 
-class ChatbotSessionCreateRequest(WireModel):
-    user: ChatbotSessionUser = Field(default_factory=ChatbotSessionUser)
-    scenario_name: str = ""
+DEFAULT_STT_THRESHOLD = -0.7
+"""A message whose confidence is at or below this is not understood (``stt_low_confidence``)."""
+
+_NULL_MEANS_DEFAULT = ("user", "completion_options")
+"""Options whose ``None`` means "the default" in keyword form (the wire has no null for them)."""
+
+
+class SessionSettings(WireModel):
+    """The start options a session keeps exactly as given: one definition for the create
+    request, the engine's ``SessionConfig`` and the clients."""
+
     llm_choice: ShortText = ""
     nlu_llm_choice: ShortText = ""
     user_system_prompt: str = Field("", max_length=MAX_PROMPT_CHARS)
-    bot_first: bool | None = None
     max_fallback_retries: int | None = Field(None, ge=0)
-    stt_confidence_threshold: float = -0.7
-    completion_options: CompletionOptions = Field(default_factory=CompletionOptions)
+    stt_confidence_threshold: float = DEFAULT_STT_THRESHOLD
+    completion_options: CompletionOptions = CompletionOptions()
+
+
+class SessionOptions(SessionSettings):
+    """Every option of starting a session (``POST /v1/session``'s fields minus the scenario),
+    as ``Engine.start``, ``Client.start`` and the server take them."""
+
+    user: ChatbotSessionUser = Field(default_factory=ChatbotSessionUser)
+    bot_first: bool | None = None
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> Self:
+        """Keyword options validated; an unknown name is a mistake (``TypeError``), and
+        ``None`` for ``user`` or ``completion_options`` means their default."""
+        unknown = sorted(set(options) - set(cls.model_fields))
+        if unknown:
+            raise TypeError(
+                f"Unknown session option(s): {', '.join(unknown)}; the options are "
+                f"{', '.join(sorted(cls.model_fields))}."
+            )
+        given = {
+            name: value
+            for name, value in options.items()
+            if value is not None or name not in _NULL_MEANS_DEFAULT
+        }
+        return cls.model_validate(given)
+
+    def keywords(self) -> dict[str, Any]:
+        """The start options as keyword arguments (``Engine.astart(name, **keywords)``)."""
+        return {name: getattr(self, name) for name in SessionOptions.model_fields}
+
+
+class ChatbotSessionCreateRequest(SessionOptions):
+    scenario_name: str = ""
     scenario_graph: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -171,7 +249,11 @@ class ChatbotRequest(WireModel):
     message_input: MessageInput = Field(default_factory=MessageInput)
 
 
-class HistoryEntry(WireModel):
+@dataclass(slots=True)
+class HistoryEntry:
+    """One message of a conversation: plain data inside the engine (the dialogue state,
+    provider requests); pydantic validates it only as part of a response's ``final_data``."""
+
     role: str
     message: str
 

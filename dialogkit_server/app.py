@@ -22,6 +22,7 @@ from typing import Any, TypedDict
 
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.config import Config
+from sanic.response import BaseHTTPResponse
 from sanic.worker.loader import AppLoader
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
@@ -209,7 +210,7 @@ def _api_blueprint(
     async def create_session(request: Request) -> HTTPResponse:
         body = parse_body(request, ChatbotSessionCreateRequest)
         with _scenario_errors():
-            session = await engine.astart(body.scenario_name, **_start_options(body))
+            session = await engine.astart(body.scenario_name, **body.keywords())
         reply = session.initial_reply
         return _answer(
             ChatbotSessionCreateResponse(
@@ -242,7 +243,7 @@ def _api_blueprint(
             # Parsing and validating a large graph is CPU work: off the event loop, so the
             # turns of other sessions keep running meanwhile.
             scenario = await asyncio.to_thread(_checked_scenario, body.scenario_graph)
-            session = await engine.astart(scenario, **_start_options(body))
+            session = await engine.astart(scenario, **body.keywords())
         return _answer(session.initial_reply)
 
     async def validate(request: Request) -> HTTPResponse:
@@ -460,20 +461,6 @@ def _check_admin(request: Request, settings: Settings) -> None:
     )
 
 
-def _start_options(body: ChatbotSessionCreateRequest) -> dict[str, Any]:
-    """The create request as ``Engine.astart`` keyword arguments."""
-    return {
-        "user": body.user,
-        "bot_first": body.bot_first,
-        "llm_choice": body.llm_choice,
-        "nlu_llm_choice": body.nlu_llm_choice,
-        "user_system_prompt": body.user_system_prompt,
-        "max_fallback_retries": body.max_fallback_retries,
-        "stt_confidence_threshold": body.stt_confidence_threshold,
-        "completion_options": body.completion_options,
-    }
-
-
 @contextmanager
 def _scenario_errors() -> Iterator[None]:
     """A scenario that cannot be found, parsed or used is the client's error: 400."""
@@ -555,11 +542,34 @@ class _ServerOptions(TypedDict):
     protocol: type[asyncio.Protocol]
 
 
+WARM_UP_RESPONSES = 2_000
+"""Responses after which the server freezes the collector a second time (see below)."""
+
+
 def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
-    """The app of a long-lived server process: ``create_app``, plus a collector freeze."""
+    """The app of a long-lived server process: ``create_app``, plus collector freezes after
+    start-up and after warm-up."""
     app = create_app(settings=settings)
     app.after_server_start(_freeze_startup_objects)
+    _freeze_after_warm_up(app, WARM_UP_RESPONSES)
     return app
+
+
+def _freeze_after_warm_up(app: Sanic[Any, Any], responses: int) -> None:
+    """Freeze once more after the first ``responses``: by then the first requests have built
+    what lives as long as the process (per-scenario matchers and memories, compiled patterns,
+    pooled connections), which full collections would otherwise scan again and again."""
+    left = responses
+
+    def count(request: Request, response: BaseHTTPResponse) -> None:
+        nonlocal left
+        left -= 1
+        if left == 0:
+            gc.collect()
+            gc.freeze()
+            logger.info("warmed up after %d responses: collector frozen", responses)
+
+    app.middleware(count, "response")
 
 
 async def _freeze_startup_objects(app: Sanic[Any, Any]) -> None:

@@ -37,9 +37,8 @@ from dialogkit.store.memory import MemoryStore
 from dialogkit.wire import (
     ChatbotFinalData,
     ChatbotSessionInfoResponse,
-    ChatbotSessionUser,
-    CompletionOptions,
-    HistoryEntry,
+    SessionOptions,
+    SessionSettings,
     dump_json,
 )
 
@@ -107,50 +106,42 @@ class Engine(ClosingMixin, AsyncClosingMixin):
     # ----------------------------------------------------------------- sessions
 
     async def astart(
-        self,
-        scenario: Scenario | dict[str, Any] | str,
-        *,
-        user: ChatbotSessionUser | dict[str, Any] | None = None,
-        bot_first: bool | None = None,
-        llm_choice: str = "",
-        nlu_llm_choice: str = "",
-        user_system_prompt: str = "",
-        max_fallback_retries: int | None = None,
-        stt_confidence_threshold: float = -0.7,
-        completion_options: CompletionOptions | dict[str, Any] | None = None,
-        hybrid_nlu: bool | None = None,
+        self, scenario: Scenario | dict[str, Any] | str, **options: Unpack[EngineStartOptions]
     ) -> Session:
         """Create a session; with bot-first its opening reply is ``session.initial_reply``.
 
-        Raises ``ScenarioNotFound`` for an unknown name and ``ScenarioInvalid`` for a graph
-        with error-severity problems.
+        ``options`` are those of ``dialogkit.wire.SessionOptions`` (the session-create
+        request's) plus ``hybrid_nlu``. Raises ``ScenarioNotFound`` for an unknown name,
+        ``ScenarioInvalid`` for a graph with error-severity problems and ``TypeError`` for an
+        unknown option.
         """
+        keywords = dict(options)
+        hybrid_nlu = keywords.pop("hybrid_nlu", None)
+        with checked_options():
+            chosen = SessionOptions.of(keywords)
         loaded = self._scenario(scenario)
         loaded.ensure_valid()
-        with checked_options("user"):
-            session_user = ChatbotSessionUser.model_validate(user or {})
-        sent = session_user.sent_values()
+        sent = chosen.user.sent_values()
         if "date_time" not in sent:
-            sent["date_time"] = now_in(session_user.timezone)
+            sent["date_time"] = now_in(chosen.user.timezone)
         document = loaded.document
-        bot_first = _first_of(bot_first, document.graph.bot_first, document.metadata.bot_first)
-        with checked_options("completion_options"):
-            completion = CompletionOptions.model_validate(completion_options or {})
-        with checked_options():
-            config = SessionConfig(
-                session_id=str(uuid.uuid4()),
-                scenario_key=loaded.fingerprint,
-                user=sent,
-                llm_choice=llm_choice,
-                nlu_llm_choice=nlu_llm_choice,
-                user_system_prompt=user_system_prompt,
-                bot_first=bot_first,
-                max_fallback_retries=max_fallback_retries,
-                stt_confidence_threshold=stt_confidence_threshold,
-                completion_options=completion,
-                hybrid_nlu=hybrid_nlu,
-                created_at=time.time(),
-            )
+        config = SessionConfig(
+            # Only the options that differ from their defaults: the defaults stay shared
+            # objects and a session's config stays small (the memory store keeps one per
+            # live session).
+            **{
+                name: value
+                for name, field in SessionSettings.model_fields.items()
+                if (value := getattr(chosen, name)) != field.default
+            },
+            session_id=str(uuid.uuid4()),
+            scenario_key=loaded.fingerprint,
+            user=sent,
+            bot_first=_first_of(
+                chosen.bot_first, document.graph.bot_first, document.metadata.bot_first
+            ),
+            **({} if hybrid_nlu is None else {"hybrid_nlu": hybrid_nlu}),
+        )
         state = DialogueState(
             current_node=loaded.entry,
             context=initial_context(loaded.language, sent),
@@ -219,8 +210,18 @@ class Engine(ClosingMixin, AsyncClosingMixin):
                 idempotency_key=idempotency_key,
             )
 
-    def message(self, session_id: str, text: str, confidence: float = 0.0) -> Reply:
-        return self.portal.run(self.amessage(session_id, text, confidence))
+    def message(
+        self,
+        session_id: str,
+        text: str,
+        confidence: float = 0.0,
+        *,
+        idempotency_key: str | None = None,
+    ) -> Reply:
+        """Sync ``amessage``."""
+        return self.portal.run(
+            self.amessage(session_id, text, confidence, idempotency_key=idempotency_key)
+        )
 
     async def _run(
         self,
@@ -345,7 +346,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
                 if pending is not None:
                     limit = self.store.limits.history
                     entries = [*entries, *history_of(pending.transcript)][-limit:]
-                history = [HistoryEntry(role=h.role, message=h.message) for h in entries]
+                history = list(entries)
             final = ChatbotFinalData(
                 end_reason=end_reason(state),
                 slots=dict(state.slots) if options.include_slots else None,

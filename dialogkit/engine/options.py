@@ -1,8 +1,10 @@
 """The keyword options of starting a session, typed once for the engine and the clients.
 
 ``Engine.start``/``astart`` and ``Client.start``/``AsyncClient.start`` take these names as
-``**options: Unpack[...]``, so editors complete them and mypy checks them, and there is one
-list to change: ``StartOptions`` are the fields of ``POST /v1/session`` a caller sets, and
+``**options: Unpack[...]``, so editors complete them and mypy checks them. The options
+themselves (types, defaults, constraints) are defined once, by ``dialogkit.wire.SessionOptions``;
+these TypedDicts are their static view for keyword arguments (a test checks that the names
+match): ``StartOptions`` are the fields of ``POST /v1/session`` a caller sets, and
 ``EngineStartOptions`` adds what only an in-process engine can honour.
 """
 

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from dialogkit.client import AsyncClient, StartOptions
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.session import Reply
+from dialogkit.engine.state import TurnRecord
 from dialogkit.engine.sync import Portal
 from dialogkit.errors import DialogkitError
 from dialogkit.evaluate.clock import DEFAULT_TIMEZONE, FIXED_DATE_TIME, Clock
@@ -32,10 +33,23 @@ from dialogkit.evaluate.users import MIX, PERSONAS, Persona, SimulatedUser, Situ
 from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
-from dialogkit.wire import ChatbotSessionInfoResponse
+from dialogkit.wire import DEFAULT_STT_THRESHOLD, ChatbotSessionInfoResponse
 
-DEFAULT_STT_THRESHOLD = -0.7
 DEFAULT_MAX_TURNS = 30
+TURN_COLUMNS = (
+    "turn",
+    "user_text",
+    "confidence",
+    "intent",
+    "entities",
+    "fallback",
+    "node_before",
+    "node_after",
+    "reply",
+    "latency_ms",
+    "error",
+)
+"""The columns of the engine's turn row that an evaluation's turn table keeps."""
 
 
 def turn_budget(goal: Goal, max_turns: int | None) -> int:
@@ -199,26 +213,23 @@ async def _converse(
         history += [("user", said.text), ("assistant", reply.response)]
         seen.append(reply.current_node)
         info = await session.ainfo()
-        turns.append(
-            {
-                **base,
-                "turn": len(turns) + 1,
-                "user_text": said.text,
-                "confidence": said.confidence,
-                "intent": intent,
-                "entities": dict(trace.entities) if trace is not None else {},
-                "fallback": fallback,
-                "stt_gate": intent == STT_LOW_CONFIDENCE
-                or (trace is None and said.confidence <= threshold),
-                "node_before": before.current_node,
-                "node_after": reply.current_node,
-                "reply": reply.response,
-                "slots": {k: v for k, v in info.slots.items() if v not in (None, "")},
-                "latency_ms": round(elapsed_ms, 3),
-                "error": reply.error,
-            }
+        row = TurnRecord(
+            turn=len(turns) + 1,
+            user_text=said.text,
+            confidence=said.confidence,
+            intent=intent,
+            entities=dict(trace.entities) if trace is not None else {},
+            fallback=fallback,
+            node_before=before.current_node,
+            node_after=reply.current_node,
+            reply=reply.response,
+            latency_ms=round(elapsed_ms, 3),
+            error=reply.error,
         )
-        looped = alternates([row["node_after"] for row in turns])
+        stt_gate = intent == STT_LOW_CONFIDENCE or (trace is None and said.confidence <= threshold)
+        slots = {k: v for k, v in info.slots.items() if v not in (None, "")}
+        turns.append({**base, **row.as_dict(TURN_COLUMNS), "slots": slots, "stt_gate": stt_gate})
+        looped = alternates([turn["node_after"] for turn in turns])
         if looped is not None:
             break
     moves = await target.moves(session, seen)

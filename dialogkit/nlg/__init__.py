@@ -1,0 +1,11 @@
+"""Natural-language generation: the provider interface and the template provider.
+
+Provider authors import from here::
+
+    from dialogkit.nlg import NLGProvider, NLGRequest
+"""
+
+from dialogkit.nlg.base import NLGProvider, NLGRequest
+from dialogkit.nlg.templates import TemplateNLG
+
+__all__ = ["NLGProvider", "NLGRequest", "TemplateNLG"]

@@ -122,6 +122,16 @@ def is_question(text: str, language: str = "") -> bool:
     )
 
 
+def offers_values(text: str, language: str = "") -> bool:
+    """Whether a question offers its values for the bot to take rather than asking about
+    them: "can I pick them up tomorrow at 10?", "내일 2시 가능해요?", "明日9時は空いてますか",
+    or a hedged answer ("10ish?", "내일 열 시쯤?")."""
+    normal = normalize(text)
+    if pattern(language, "question_word", lambda p: p.question_word).search(normal):
+        return False
+    return bool(pattern(language, "offers", lambda p: p.offers).search(normal))
+
+
 _PAYLOAD_EDGES: Final = " ,.:、。"
 
 

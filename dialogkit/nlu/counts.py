@@ -21,15 +21,18 @@ also fills the children.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import pairwise
 from typing import Final
 
 from dialogkit.nlu.entities import exact, in_slot_unit
 from dialogkit.nlu.kinds import slot_kind, slot_nouns
-from dialogkit.nlu.lang import pattern
+from dialogkit.nlu.lang import pattern, words
 from dialogkit.nlu.numbers import Quantity, normalize, quantities
-from dialogkit.nlu.words import any_word
+from dialogkit.nlu.words import nouns_pattern
 from dialogkit.scenario.model import Slot
 
 NEAR: Final = 14
@@ -102,7 +105,12 @@ def read_counts(
         if zero.search(before[-8:]) or zero_after.match(normal, noun.end):
             values.setdefault(noun.slot, 0)
     for _gap, _side, noun, index in _claims(normal, nouns, found):
-        take(noun.slot, index, found[index])
+        quantity = found[index]
+        if quantity.end <= noun.start < quantity.counter_end:
+            # A declared noun is what the number counts, whatever built-in counter it also
+            # is ("2 adult bikes" counts bikes, though "adult" counts people).
+            quantity = replace(quantity, dimension=None)
+        take(noun.slot, index, quantity)
     for noun in nouns:
         if noun.slot not in values and one.search(normal[: noun.start]):
             values[noun.slot] = 1
@@ -116,15 +124,78 @@ def read_counts(
             take(expected, index, quantity)
         elif fitting and quantity.dimension == "people" and not nouns:
             take(fitting[0], index, quantity)
+        elif not fitting and quantity.dimension == "people" and _per_person(counted, expected):
+            # "me and my wife" when bikes are asked for: one each.
+            take(expected or "", index, replace(quantity, dimension=None))
     if expected in counted and expected not in values:
         for index, quantity in enumerate(found):
             if quantity.dimension is None and take(expected, index, quantity):
                 break
+        if _only_numbers(normal, found):
+            _in_order(counted, expected, found, take)
         else:
             answers = pattern(language, "zero_answers", lambda p: p.zero_answers)
             if not found and answers.search(normal):
                 values[expected] = 0
     return values
+
+
+def _per_person(counted: Mapping[str, Slot], expected: str | None) -> bool:
+    """Whether a count of people answers the count asked for, one thing each: it counts
+    things, and no slot here counts people."""
+    if expected is None or expected not in counted:
+        return False
+    if slot_kind(expected, counted[expected]) != "count":
+        return False
+    return all(slot.unit != "people" for slot in counted.values())
+
+
+def _only_numbers(text: str, found: list[Quantity]) -> bool:
+    """Whether the utterance is bare numbers and the words that join them ("2 and 1", "둘
+    하나", "2、1"): nothing else says which number is which."""
+    if len(found) < 2 or any(q.dimension is not None for q in found):
+        return False
+    rest = "".join(text[q.counter_end : later.start] for q, later in pairwise(found))
+    rest = f"{text[: found[0].start]} {rest} {text[found[-1].counter_end :]}"
+    joints = pattern("", "conjunctions", lambda p: (r"[,;、。&/+]", *p.conjunctions))
+    return not re.sub(r"[\s.!]+", "", joints.sub(" ", rest))
+
+
+def _in_order(
+    counted: Mapping[str, Slot],
+    expected: str,
+    found: list[Quantity],
+    take: Callable[[str, int, Quantity], bool],
+) -> None:
+    """Bare numbers after the first go to the slots that follow the one asked for, in the
+    scenario's order ("2 and 1" when adult and kids bikes are asked: 2 adult, 1 kids), among
+    the slots of its kind and unit."""
+    names = list(counted)
+    kind = slot_kind(expected, counted[expected])
+    unit = counted[expected].unit
+    following = [
+        n
+        for n in names[names.index(expected) + 1 :]
+        if slot_kind(n, counted[n]) == kind and counted[n].unit == unit
+    ]
+    for index, quantity in enumerate(found):
+        if not following:
+            return
+        if take(following[0], index, quantity):
+            following.pop(0)
+
+
+@lru_cache(maxsize=256)
+def _said_nouns(nouns: tuple[str, ...]) -> tuple[str, ...]:
+    """A slot's nouns as said: normalised, and each of two words or more also with its head
+    replaced by a pro-form of the packs ("big bike" -> "big one", "big ones")."""
+    said = [normalize(noun) for noun in nouns]
+    pro_forms = words("", lambda p: p.pro_forms)
+    for noun in list(said):
+        head = noun.rsplit(" ", 1)
+        if len(head) == 2:
+            said.extend(f"{head[0]} {form}" for form in pro_forms)
+    return tuple(dict.fromkeys(said))
 
 
 def _nouns(text: str, counted: Mapping[str, Slot]) -> list[_Noun]:
@@ -133,7 +204,7 @@ def _nouns(text: str, counted: Mapping[str, Slot]) -> list[_Noun]:
         nouns = slot_nouns(name, slot)
         if not nouns:
             continue
-        for match in any_word(normalize(noun) for noun in nouns).finditer(text):
+        for match in nouns_pattern(_said_nouns(nouns)).finditer(text):
             found.append(_Noun(name, match.start(), match.end(), match.group(0).isascii()))
     return sorted(found, key=lambda noun: noun.start)
 

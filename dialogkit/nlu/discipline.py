@@ -34,6 +34,7 @@ from dialogkit.nlu.lang import pattern, words
 from dialogkit.nlu.morphology import normalize
 from dialogkit.nlu.numbers import find_quantities
 from dialogkit.nlu.plausible import plausible_birth_date, plausible_phone
+from dialogkit.nlu.words import nouns_pattern
 from dialogkit.scenario.model import Slot
 
 _WORD = re.compile(r"[a-z]+|[^\W\d_a-z]+", re.IGNORECASE)
@@ -41,14 +42,11 @@ _SPACES = re.compile(r"[\s\-_.,]+")
 
 
 def label_in(value: str, labels: Iterable[str]) -> str | None:
-    """The first label said in ``value`` (a Latin label as a whole word: "name" is not in
-    "Anamelia")."""
+    """The first label said in ``value`` as a word of its own ("name" is not in "Anamelia",
+    "名" is not in "名前")."""
     lowered = value.lower()
     for label in labels:
-        if label.isascii():
-            if re.search(rf"(?<![a-z]){re.escape(label)}(?![a-z])", lowered):
-                return label
-        elif label in lowered:
+        if nouns_pattern((label,)).search(lowered):
             return label
     return None
 

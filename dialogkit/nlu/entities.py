@@ -357,6 +357,14 @@ def _name_frames() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(f, re.IGNORECASE) for f in words("", lambda p: p.name_frames))
 
 
+_SPACED_HANGUL_NAME: Final = re.compile(r"[가-힣]\s[가-힣]{1,3}")
+
+
+def _joined_name(value: str) -> str:
+    """A Korean name said with its family name apart ("김 민수") as it is written: one word."""
+    return value.replace(" ", "") if _SPACED_HANGUL_NAME.fullmatch(value) else value
+
+
 def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     """The answer itself, or the ``pattern`` match; a person's name is read out of the
     sentence around it ("제 이름은 김민수입니다" -> "김민수")."""
@@ -367,7 +375,7 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
         for frame in _name_frames():
             found = frame.fullmatch(cleaned)
             if found is not None:
-                return found.group("value").strip() or INVALID
+                return _joined_name(found.group("value").strip()) or INVALID
     return cleaned or INVALID
 
 

@@ -135,7 +135,7 @@ def keyword_pattern(keyword: str) -> re.Pattern[str]:
         before = "" if negating else _EN_NEGATED_BEFORE
         return re.compile(rf"{before}(?<![a-z0-9]){body}(?![a-z0-9])")
     body = _KO_GAP.join(re.escape(part) for part in word.split())
-    if word.endswith("하") and len(word.replace(" ", "")) >= 3:
+    if word.endswith("하") and (len(word.replace(" ", "")) >= 3 or " " in word):
         body = body[: -len(re.escape("하"))] + "(?:하|해|했|할|함|합|한)"
     if negating:
         return re.compile(body)

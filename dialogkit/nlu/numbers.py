@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
 
@@ -60,13 +60,30 @@ def _with_companion() -> re.Pattern[str]:
     return pattern("", "with_companion", lambda p: p.with_companion)
 
 
+def _plus_self() -> re.Pattern[str]:
+    """What after a count of people adds the speaker ("a kid and me", "한 명이랑 저요")."""
+    return pattern("", "plus_self", lambda p: p.plus_self)
+
+
+def _with_speaker(text: str, quantity: Quantity) -> Quantity:
+    """A count of people the speaker adds themself to, as one more ("친구 한 명
+    데려갈게요" is two)."""
+    if quantity.dimension != "people":
+        return quantity
+    added = _plus_self().match(text, quantity.counter_end)
+    if added is None:
+        return quantity
+    return replace(quantity, value=quantity.value + 1, counter_end=added.end())
+
+
 def _alternation(words: object) -> str:
     return "|".join(sorted(map(re.escape, words), key=len, reverse=True))  # type: ignore[call-overload]
 
 
 _ATOM: Final = re.compile(
     r"(?P<arabic>\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|\d{1,24}(?:\.\d{1,12})?)"
-    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen|week|night|day|fortnight)\b)|"
+    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen|week|night|day|fortnight|minute)\b)|"
+    r"an(?=\s+(?:hour|hr)\b)|"
     + _alternation(_EN)
     + r")(?![a-z]))"
     + r"|(?P<native>"
@@ -184,7 +201,7 @@ def _atoms(text: str) -> list[_Atom]:
             value: int | float = float(raw) if "." in raw else int(raw)
             atoms.append(_Atom(_ARABIC, value, start, end, script, word))
         elif script == "en":
-            kind, number = (_DIGIT, 1) if word == "a" else _EN[word]
+            kind, number = (_DIGIT, 1) if word in {"a", "an"} else _EN[word]
             atoms.append(_Atom(kind, number, start, end, script, word))
         elif script == "native":
             if word in _KO_NATIVE_TENS:
@@ -406,7 +423,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if quantity is not None and not any(
             said.start <= quantity.start < said.end for said in spoken
         ):
-            found.append(quantity)
+            found.append(_with_speaker(text, quantity))
     return tuple(sorted(found, key=lambda q: q.start))
 
 

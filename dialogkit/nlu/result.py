@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, Field
 
-
-class NLUResult(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class NLUResult:
     """Intent, typed entities (named after slots), confidence and dialogue act of an utterance.
 
-    ``intent`` is None when nothing was recognised; that alone is not a fallback.
+    ``intent`` is None when nothing was recognised; that alone is not a fallback. Plain data
+    (built with keyword arguments): a provider fills it, the engine reads it, nothing
+    validates it on the way.
     """
 
     intent: str | None = None
-    entities: dict[str, Any] = Field(default_factory=dict)
+    entities: dict[str, Any] = field(default_factory=dict)
     confidence: float = 0.0
     dialogue_act: str | None = None
-    source: str = Field("rules", description="rules, llm, or gate (the input gate decided).")
+    source: str = "rules"
+    """rules, llm, or gate (the input gate decided)."""
 
     def scope(self) -> dict[str, Any]:
         """The ``nlu`` root of a turn's scope."""

@@ -22,10 +22,18 @@ from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
 from dialogkit.nlu.discipline import is_own_value, is_self_reference, label_in, own_phrases
-from dialogkit.nlu.entities import INVALID, date_period, exact, extract, in_slot_unit, validate
+from dialogkit.nlu.entities import (
+    INVALID,
+    date_period,
+    exact,
+    extract,
+    extract_text,
+    in_slot_unit,
+    validate,
+)
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.kinds import is_identifier, slot_labels
-from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.lang import paraphrases, pattern, words
 from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
 from dialogkit.nlu.numbers import Quantity, words_as_digits
 from dialogkit.nlu.ranges import nights, read_range
@@ -44,6 +52,13 @@ built-in ones, so a scenario's wording wins over the generic sentences."""
 
 KEYWORD_SCORE: Final = 0.85
 """The least a keyword hit scores (longer keywords score a little more)."""
+
+PARAPHRASE_RESEMBLANCE: Final = 0.78
+"""A question this close to an example question is the same question said a little
+differently ("예약 취소는 어떻게 하나요" for "예약 취소는 어떻게 해요"): it names the whole
+thing asked about, so it outranks a keyword that names only a part of it ("예약"). Only
+questions: between statements one small word ("안") can turn the meaning round."""
+PARAPHRASE_SCORE: Final = 0.96
 
 NAME_WORDS_SCORE: Final = 0.9
 """Score of an implied intent (named in conditions, not declared) whose name words were all
@@ -114,12 +129,14 @@ class Utterance:
     words: tuple[str, ...]
     grams: frozenset[str]
     negated: bool
+    asking: bool = False
 
     @classmethod
-    def of(cls, text: str) -> Utterance:
+    def of(cls, text: str, language: str = "") -> Utterance:
         lowered = normalize(text)
         grams = ngrams(content(lowered))
-        return cls(text, lowered, tuple(lowered.split()), grams, is_negated(lowered))
+        asking = is_question(text, language)
+        return cls(text, lowered, tuple(lowered.split()), grams, is_negated(lowered), asking)
 
 
 @dataclass(frozen=True)
@@ -129,6 +146,7 @@ class Example:
     text: str
     grams: frozenset[str]
     negated: bool
+    asking: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,13 +177,19 @@ class IntentMatcher:
         texts = [*intent.examples]
         if implied_name and intent.description:
             texts.append(intent.description)
-        needles = (k for k in (normalize(k) for k in intent.keywords) if k)
+        said = [*intent.keywords, *(p for k in intent.keywords for p in paraphrases(k))]
+        needles = (k for k in (normalize(k) for k in said) if k)
         # A longer keyword is more specific; a stemmed one is as specific as its stem.
         keywords = [
             (keyword_pattern(k), KEYWORD_SCORE + min(len(stem(k)), 10) / 100) for k in needles
         ]
         examples = tuple(
-            Example(normalize(text), ngrams(content(text)), is_negated(normalize(text)))
+            Example(
+                normalize(text),
+                ngrams(content(text)),
+                is_negated(normalize(text)),
+                is_question(text),
+            )
             for text in texts
         )
         return cls(
@@ -203,7 +227,10 @@ class IntentMatcher:
                 # Half the resemblance when one sentence is negated and the other is not:
                 # "만들래요" shares most of its characters with "안 만들래요".
                 agreement = 1.0 if example.negated == utterance.negated else 0.5
-                best = max(best, 2 * shared / (len(example.grams) + size) * agreement)
+                resemblance = 2 * shared / (len(example.grams) + size) * agreement
+                if resemblance >= PARAPHRASE_RESEMBLANCE and utterance.asking and example.asking:
+                    resemblance = max(resemblance, PARAPHRASE_SCORE)
+                best = max(best, resemblance)
         return best
 
 
@@ -312,6 +339,20 @@ def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     return slot.type == "text" and bool(slot.pattern) and name in request.node.accept_slots
 
 
+def _renamed(request: NLURequest, name: str, slot: Slot, text: str) -> bool:
+    """A text slot the node accepts without a pattern is read like an asked-for slot when the
+    utterance names the slot and says its new value in a frame of the language ("the name
+    should be Alex Park", "이름을 김민준으로 바꿔 주세요", "名前は山口です"); "名前が間違っています"
+    names the slot but gives no value, and leaves it alone."""
+    if slot.type != "text" or slot.pattern or name not in request.node.accept_slots:
+        return False
+    labels = slot_labels(name, slot, request.scenario.language)
+    if label_in(text, labels) is None:
+        return False
+    value = extract_text(slot, text, name)
+    return isinstance(value, str) and label_in(value, labels) is None
+
+
 class RuleNLU:
     """Deterministic NLU from the scenario's own declarations."""
 
@@ -323,13 +364,13 @@ class RuleNLU:
         if not text.strip():
             return NLUResult(dialogue_act="silence", source="rules")
         intent, confidence = None, 0.0
-        utterance = Utterance.of(text)
+        utterance = Utterance.of(text, request.scenario.language)
         index = request.scenario.derived(RuleIndex)
         said = index.exact.get(utterance.lowered)
         if said is not None and request.intents.get(said) is index.intents[said]:
             intent, confidence = said, 1.0
         else:
-            asking = is_question(text, request.scenario.language)
+            asking = utterance.asking
             intent, confidence = self._best(request, index, utterance, asking=asking)
         act = leading_act(text)
         if act is not None and act.act in request.intents and act.score > confidence:
@@ -358,7 +399,9 @@ class RuleNLU:
         shared = counted_slots(request.slots) if shares_numbers(request.slots) else {}
         counts = _counts(text, content, shared, request.expected_slot, language)
         for name, slot in request.slots.items():
-            accepted = _accepted_by_pattern(request, name, slot) and intent is None
+            accepted = intent is None and (
+                _accepted_by_pattern(request, name, slot) or _renamed(request, name, slot, text)
+            )
             expected = (
                 name == request.expected_slot
                 or accepted

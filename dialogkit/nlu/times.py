@@ -36,8 +36,10 @@ _EN_PAST_TO: Final = re.compile(
     rf"(\d{{1,2}})\b(?:\s*{_MERIDIEM})?"
 )
 _EN_AT: Final = re.compile(
-    r"\b(?:at|around|about|by)\s+(\d{1,2})(?:(?:\s+|[.-])([0-5]\d))?(?![\d:])"
+    r"(?:\b(?:at|around|about|by)\s+|(?<![\d.:])(?=\d{1,2}(?:[.:-][0-5]\d)?\s*-?ish\b))"
+    r"(\d{1,2})(?:(?:\s+|[.:-])([0-5]\d))?(?![\d:])"
 )
+"""A time after "at"/"around", or hedged with "-ish" ("10ish", "10:30-ish")."""
 _EN_PART: Final = re.compile(
     r"(?<![\d.:-])(\d{1,2})(?:[:.-]([0-5]\d))?\s+(?:in\s+the\s+|at\s+|this\s+|tomorrow\s+)?"
     r"(morning|afternoon|evening|night|tonight)\b"

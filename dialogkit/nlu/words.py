@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Final
 
 from dialogkit.nlu.lang import pattern
@@ -18,6 +19,35 @@ def any_word(words: Iterable[str]) -> re.Pattern[str]:
             for w in sorted(words, key=len, reverse=True)
         )
     )
+
+
+_IDEOGRAPHS: Final = "\u3400-\u4dbf\u4e00-\u9fff"
+_NUMERAL_IDEOGRAPHS: Final = "〇一二三四五六七八九十百千万何数"
+_SYLLABLES: Final = "\uac00-\ud7a3"
+
+
+def noun_source(word: str) -> str:
+    """The pattern source of a noun said in a sentence: a Latin word stands alone, and a
+    one-character noun is a word of its own, never a piece of a longer one ("名" counts in
+    "3名" but is not in "名前", "명" counts in "세 명" but is not in "성명"); a numeral
+    ideograph may stand before it ("三名")."""
+    needle = re.escape(word)
+    if word.isascii():
+        return rf"(?<![a-z]){needle}(?![a-z])"
+    if len(word) == 1 and re.match(f"[{_IDEOGRAPHS}]", word):
+        before = rf"(?:(?<=[{_NUMERAL_IDEOGRAPHS}])|(?<![{_IDEOGRAPHS}]))"
+        return rf"{before}{needle}(?![{_IDEOGRAPHS}])"
+    if len(word) == 1 and re.match(f"[{_SYLLABLES}]", word):
+        return rf"(?<![{_SYLLABLES}]){needle}"
+    return needle
+
+
+@lru_cache(maxsize=1024)
+def nouns_pattern(nouns: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of ``nouns`` as whole nouns (see ``noun_source``), longest first; compiled once
+    per noun list, since every turn of a scenario reads the same ones."""
+    ordered = sorted(dict.fromkeys(nouns), key=len, reverse=True)
+    return re.compile("|".join(noun_source(noun) for noun in ordered) or r"(?!x)x")
 
 
 _LAST_PHRASE: Final = re.compile(r"[\s、,]*[^\s、,]+\s*$")
@@ -59,10 +89,15 @@ def replacement(text: str, *, moves: bool = False, language: str = "") -> str | 
         after = text[last.end() :]
         if moves and pattern(language, "moved", lambda p: p.moved).fullmatch(last.group(0)):
             after = _moved_range(after, language) or after
+        before = text[: last.start()]
         if len(_WORDLIKE.findall(after)) > 1 or _DIGIT.search(after):
+            kept = before.rstrip()
+            if len(last.group(0).split()) > 1 and kept[-1:] in {",", ";"}:
+                # The marker holds the rejected value and the meant one came first:
+                # "Thursday, not Wednesday, at 11 am" means Thursday at 11 am.
+                return f"{kept[:-1]} {after}"
             return after
         # The rejected value comes last: "신용카드요, 체크카드 말고", "スモール、ラージじゃなくて".
-        before = text[: last.start()]
         rejected = _LAST_PHRASE.search(before)
         meant = before[: rejected.start()] if rejected else ""
         return meant if _WORDLIKE.search(meant) else None

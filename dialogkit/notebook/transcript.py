@@ -15,8 +15,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from pydantic import BaseModel
-
 from dialogkit.engine.session import Reply
 from dialogkit.engine.state import TurnRecord
 from dialogkit.errors import DialogkitError
@@ -30,21 +28,22 @@ Target = str | Path | IO[str]
 """A file name, or a text file opened for writing."""
 
 
-class TranscriptRow(BaseModel):
-    """One turn: what came in, what NLU saw (when known), where the graph went."""
+TranscriptRow = TurnRecord
+"""A transcript's row is the engine's turn row (one type for the store, replies' traces,
+transcripts and evaluation)."""
 
-    turn: int
-    user_text: str
-    confidence: float | None = None
-    intent: str | None = None
-    node_before: str | None = None
-    node_after: str
-    reply: str
-    fallback: str | None = None
-    latency_ms: float | None = None
-
-
-COLUMNS: tuple[str, ...] = tuple(TranscriptRow.model_fields)
+COLUMNS: tuple[str, ...] = (
+    "turn",
+    "user_text",
+    "confidence",
+    "intent",
+    "node_before",
+    "node_after",
+    "reply",
+    "fallback",
+    "latency_ms",
+)
+"""The columns a transcript exports, in order."""
 
 
 class _RecordingSession(Protocol):
@@ -60,7 +59,7 @@ class Transcript:
     @classmethod
     def from_records(cls, records: Iterable[TurnRecord]) -> Transcript:
         """Rows from the engine's turn records (``session.transcript()``)."""
-        return cls(_row(record) for record in records)
+        return cls(records)
 
     @classmethod
     def from_session(cls, session: _RecordingSession) -> Transcript:
@@ -95,7 +94,7 @@ class Transcript:
         before: str | None = None
         for reply, text, confidence in zip(replies, texts, confidences, strict=True):
             if reply.trace is not None:
-                rows.append(_row(reply.trace))
+                rows.append(reply.trace)
             else:
                 rows.append(
                     TranscriptRow(
@@ -125,11 +124,11 @@ class Transcript:
         return steps
 
     def to_rows(self) -> list[dict[str, Any]]:
-        """One plain dict per turn, with the keys of ``TranscriptRow`` in order."""
-        return [row.model_dump() for row in self.rows]
+        """One plain dict per turn, with the keys of ``COLUMNS`` in order."""
+        return [row.as_dict(COLUMNS) for row in self.rows]
 
     def to_pandas(self) -> pd.DataFrame:
-        """One row per turn, the columns of ``TranscriptRow`` (needs the ``research`` extra)."""
+        """One row per turn, the columns of ``COLUMNS`` (needs the ``research`` extra)."""
         try:
             import pandas
         except ImportError as exc:
@@ -173,20 +172,6 @@ class Transcript:
             '<table class="dialogkit-transcript" style="text-align:left">'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         )
-
-
-def _row(record: TurnRecord) -> TranscriptRow:
-    return TranscriptRow(
-        turn=record.turn,
-        user_text=record.user_text,
-        confidence=record.confidence,
-        intent=record.intent,
-        node_before=record.node_before,
-        node_after=record.node_after,
-        reply=record.reply,
-        fallback=record.fallback,
-        latency_ms=record.latency_ms,
-    )
 
 
 def _cell(value: Any) -> str:

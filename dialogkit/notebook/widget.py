@@ -24,7 +24,7 @@ import ipywidgets as widgets
 from dialogkit.engine.session import Reply
 from dialogkit.notebook.status import AsyncChatSession, ChatSession, Status
 from dialogkit.notebook.transcript import Transcript
-from dialogkit.wire import ChatbotSessionInfoResponse
+from dialogkit.wire import DEFAULT_STT_THRESHOLD, ChatbotSessionInfoResponse
 
 __all__ = ["ChatWidget"]
 
@@ -101,7 +101,7 @@ class ChatWidget:
             readout_format=".2f",
             continuous_update=False,
             tooltip="Confidence sent with each message; at or below the session's threshold "
-            "(default -0.7) the message counts as not understood.",
+            f"(default {DEFAULT_STT_THRESHOLD}) the message counts as not understood.",
         )
         self.panel = widgets.HTML(layout=widgets.Layout(width="260px", padding="0 0 0 12px"))
         chat = widgets.VBox(

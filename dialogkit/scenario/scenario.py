@@ -28,11 +28,20 @@ class Scenario:
     problem. The engine refuses to start a session on a scenario with error-severity problems.
     """
 
-    def __init__(self, document: ScenarioDocument, raw: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        document: ScenarioDocument,
+        raw: dict[str, Any] | None = None,
+        *,
+        problems: list[Problem] | None = None,
+    ) -> None:
         self.document = document
         self._raw = raw if raw is not None else document.model_dump(by_alias=True)
         self._nodes = {node.id: node for node in document.graph.nodes}
         self._derived: dict[Callable[[Scenario], Any], Any] = {}
+        if problems is not None:
+            # The problems found while parsing ``raw``: validating it again would find the same.
+            self.__dict__["_problems"] = problems
 
     @classmethod
     def from_dict(cls, data: Any) -> Scenario:
@@ -43,7 +52,7 @@ class Scenario:
         if document is None:
             raise ScenarioInvalid("The scenario graph cannot be parsed:", problems)
         assert isinstance(data, dict)
-        return cls(document, data)
+        return cls(document, data, problems=problems)
 
     @classmethod
     def from_file(cls, path: str | Path) -> Scenario:

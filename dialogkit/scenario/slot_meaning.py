@@ -36,6 +36,9 @@ TYPES_OF_KIND: Final[dict[SlotKind, frozenset[str]]] = {
 }
 """The value types each kind can be held in."""
 
+SHORTEST_LATIN_NOUN: Final = 3
+"""Latin nouns shorter than this ("ad", "k") are mostly pieces of other words."""
+
 
 def _hint(name: str, choices: list[str]) -> str:
     """ "; did you mean `x`?" when a choice is close to ``name``, else a full stop."""
@@ -58,6 +61,14 @@ def slot_meaning_problems(slots: Mapping[str, Slot]) -> Iterator[Problem]:
         for i, noun in enumerate(slot.nouns):
             if not noun.strip():
                 yield Problem(path=f"{path}.nouns[{i}]", message="A noun must not be empty.")
+            elif len(noun.strip()) < (SHORTEST_LATIN_NOUN if noun.isascii() else 2):
+                yield Problem(
+                    path=f"{path}.nouns[{i}]",
+                    message=f"The noun {noun!r} is very short: it is only read as a word of its "
+                    "own, and a counter after a number (명, 人, 名, 個) already counts without "
+                    "it; prefer the whole word (인원, 人数, 乗客) or remove it.",
+                    severity="warning",
+                )
         yield from _range(slots, name, slot, path)
     yield from _ambiguous_counts(slots)
 

@@ -26,7 +26,7 @@ from dialogkit.engine.state import (
     history_of,
 )
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.wire import dump_json
+from dialogkit.wire import Codec
 
 STATE_TTL_S = 3600
 CONFIG_TTL_S = 24 * 3600
@@ -59,6 +59,12 @@ class RecordLimits:
         return max(self.history, self.transcript)
 
 
+STATE = Codec(DialogueState)
+"""The dialogue state as a store writes it (the memory store keeps the object instead)."""
+TURN_RECORD = Codec(TurnRecord)
+VISIT = Codec(Visit)
+
+
 class StoredSession(NamedTuple):
     config: SessionConfig
     state: DialogueState
@@ -77,7 +83,9 @@ class SessionStore(Protocol):
     - ``lock(session_id)`` serializes turns and state reads of one session, while different
       sessions proceed in parallel.
 
-    ``load`` returns copies: a turn that fails half-way leaves the stored session intact.
+    ``load`` returns a state the caller may change (a copy): a turn that fails half-way leaves
+    the stored session intact. ``save`` takes ownership of the state it is given. The config
+    never changes after creation and may be shared.
     """
 
     state_ttl_s: int
@@ -125,8 +133,11 @@ class SessionStore(Protocol):
 def encode_records(records: Records) -> list[tuple[StoredKind, list[bytes]]]:
     """What a turn appends, per stored kind: one JSON document per record."""
     appended: list[tuple[StoredKind, list[bytes]]] = [
-        ("transcript", [dump_json(row, exclude_defaults=True) for row in records.transcript]),
-        ("visits", [dump_json(visit, exclude_defaults=True) for visit in records.visits]),
+        (
+            "transcript",
+            [TURN_RECORD.encode(row, exclude_defaults=True) for row in records.transcript],
+        ),
+        ("visits", [VISIT.encode(visit, exclude_defaults=True) for visit in records.visits]),
     ]
     return [(kind, items) for kind, items in appended if items]
 
@@ -143,12 +154,19 @@ def decode_records(
 ) -> Records:
     """The records of ``kinds`` (all when empty) from the stored JSON documents, each cut to
     its limit."""
+    rows = [TURN_RECORD.decode(item) for item in raw.get("transcript", [])]
+    visits = [VISIT.decode(item) for item in raw.get("visits", [])[-limits.rows :]]
+    return records_of(rows, visits, kinds, limits)
+
+
+def records_of(
+    rows: list[TurnRecord], visits: list[Visit], kinds: Collection[RecordKind], limits: RecordLimits
+) -> Records:
+    """The records of ``kinds`` (all when empty) from a session's rows and visits, each cut to
+    its limit (``history`` derived from the rows)."""
     wanted = set(kinds or RECORD_KINDS)
-    rows = [TurnRecord.model_validate_json(item) for item in raw.get("transcript", [])]
     return Records(
         history=history_of(rows)[-limits.history :] if "history" in wanted else [],
         transcript=rows[-limits.transcript :] if "transcript" in wanted else [],
-        visits=[Visit.model_validate_json(item) for item in raw.get("visits", [])[-limits.rows :]]
-        if "visits" in wanted
-        else [],
+        visits=visits[-limits.rows :] if "visits" in wanted else [],
     )

@@ -1,9 +1,13 @@
 """The default store: process memory, with the spec's TTLs and per-session locks.
 
-Each session is one entry holding its config and state as JSON (so every read is a private
-copy, as with Redis: a turn that fails half-way cannot have touched the stored session) and
-its records as JSON lines in a ``bytearray`` per kind, appended to and trimmed in amortized
-O(1) (one buffer rather than one object per record: a third less memory). An
+Each session is one entry holding its parsed config (frozen, never changed after creation, so
+shared by every turn), its dialogue state as a snapshot (``DialogueState.freeze``: tuples and
+strings, which a turn cannot change and the garbage collector stops scanning; each load thaws
+a private state, so a turn that fails half-way cannot have touched the stored session, as with
+Redis, but without a JSON round trip) and its records as tuples of their fields, appended to
+and trimmed in amortized O(1) (texts interned, so a reply shares its string with the state and
+with every session that said the same sentence; records are written on every turn but read
+rarely). An
 ``ExpiryWheel`` frees whole sessions (config, state, records, and the last reference to a
 scenario) once they expire, so memory stays flat under a steady churn of sessions.
 """
@@ -15,12 +19,19 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from sys import intern
+from typing import Any
 
 from dialogkit.engine.state import (
     DialogueState,
+    FrozenState,
     RecordKind,
     Records,
     SessionConfig,
+    TurnRecord,
+    Visit,
+    freeze_value,
+    thaw_value,
 )
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import (
@@ -28,43 +39,82 @@ from dialogkit.store.base import (
     STATE_TTL_S,
     RecordLimits,
     StoredSession,
-    decode_records,
-    encode_records,
+    records_of,
     stored_kinds,
 )
 from dialogkit.store.expiry import ExpiryWheel
-from dialogkit.wire import dump_json
 
 
 @dataclass(slots=True, eq=False)
 class _Log:
-    """Records as JSON lines (JSON text never holds a raw newline)."""
+    """Records as tuples of their fields (see ``_row`` and ``_visit``): no JSON to write on a
+    turn, texts shared with the state's snapshot, and nothing the collector keeps scanning."""
 
-    lines: bytearray = field(default_factory=bytearray)
-    count: int = 0
+    items: list[tuple[Any, ...]] = field(default_factory=list)
 
-    def extend(self, items: list[bytes], limit: int) -> None:
-        for item in items:
-            self.lines += item
-            self.lines += b"\n"
-        self.count += len(items)
-        if self.count > limit + max(1, limit // 8):
-            cut = 0
-            for _ in range(self.count - limit):
-                cut = self.lines.index(b"\n", cut) + 1
-            del self.lines[:cut]
-            self.count = limit
+    @property
+    def count(self) -> int:
+        return len(self.items)
 
-    def read(self) -> list[bytes]:
-        return bytes(self.lines).split(b"\n")[:-1]
+    def extend(self, items: list[tuple[Any, ...]], limit: int) -> None:
+        self.items += items
+        if len(self.items) > limit + max(1, limit // 8):
+            del self.items[: len(self.items) - limit]
+
+
+def _row(row: TurnRecord) -> tuple[Any, ...]:
+    return (
+        row.turn,
+        intern(row.user_text),
+        row.confidence,
+        row.intent,
+        freeze_value(row.entities) if row.entities else None,
+        row.dialogue_act,
+        row.node_before,
+        row.node_after,
+        intern(row.reply),
+        row.fallback,
+        row.latency_ms,
+        row.error,
+    )
+
+
+def _turn_record(item: tuple[Any, ...]) -> TurnRecord:
+    (
+        turn,
+        user_text,
+        confidence,
+        intent,
+        entities,
+        act,
+        before,
+        after,
+        reply,
+        fallback,
+        ms,
+        error,
+    ) = item
+    return TurnRecord(
+        turn=turn,
+        user_text=user_text,
+        confidence=confidence,
+        intent=intent,
+        entities=thaw_value(entities) if entities is not None else {},
+        dialogue_act=act,
+        node_before=before,
+        node_after=after,
+        reply=reply,
+        fallback=fallback,
+        latency_ms=ms,
+        error=error,
+    )
 
 
 @dataclass(slots=True, eq=False)
 class _Entry:
-    config: bytes
-    scenario_key: str
+    config: SessionConfig
     config_expires_at: float
-    state: bytes = b""
+    state: FrozenState | None = None
     state_expires_at: float = 0.0
     transcript: _Log = field(default_factory=_Log)
     visits: _Log = field(default_factory=_Log)
@@ -120,11 +170,13 @@ class MemoryStore:
             if entry is not None:
                 self._free(session_id)
             entry = self._adopt(config, scenario, now)
-        entry.state = dump_json(state)
+        entry.state = state.freeze()
         entry.state_expires_at = now + self.state_ttl_s
-        for kind, items in encode_records(records):
-            log = entry.transcript if kind == "transcript" else entry.visits
-            log.extend(items, self.limits.rows)
+        if records.transcript:
+            entry.transcript.extend([_row(row) for row in records.transcript], self.limits.rows)
+        if records.visits:
+            visits = [(visit.node, visit.source) for visit in records.visits]
+            entry.visits.extend(visits, self.limits.rows)
         if reply is not None:
             self._keep_reply(entry, *reply)
         self._expiry.schedule(session_id, entry.expires_at)
@@ -136,22 +188,18 @@ class MemoryStore:
         if shared is None:
             shared = self._scenarios[key] = _SharedScenario(scenario)
         shared.sessions += 1
-        entry = _Entry(
-            config=dump_json(config),
-            scenario_key=key,
-            config_expires_at=config.created_at + self.config_ttl_s,
-        )
+        entry = _Entry(config=config, config_expires_at=config.created_at + self.config_ttl_s)
         self._sessions[config.session_id] = entry
         return entry
 
     async def load(self, session_id: str) -> StoredSession | None:
         now = self._clock()
         entry = self._live(session_id, now)
-        if entry is None or not entry.state:
+        if entry is None or entry.state is None:
             return None
         return StoredSession(
-            SessionConfig.model_validate_json(entry.config),
-            DialogueState.model_validate_json(entry.state),
+            entry.config,
+            DialogueState.thaw(entry.state),
             entry.state_expires_at,
             entry.state_expires_at - now,
         )
@@ -172,9 +220,18 @@ class MemoryStore:
         entry = self._live(session_id, self._clock())
         if entry is None:
             return Records()
-        logs = {"transcript": entry.transcript, "visits": entry.visits}
-        raw = {kind: logs[kind].read() for kind in stored_kinds(kinds)}
-        return decode_records(raw, kinds, self.limits)
+        wanted = stored_kinds(kinds)
+        rows = (
+            [_turn_record(item) for item in entry.transcript.items]
+            if "transcript" in wanted
+            else []
+        )
+        visits = (
+            [Visit(node, source) for node, source in entry.visits.items[-self.limits.rows :]]
+            if "visits" in wanted
+            else []
+        )
+        return records_of(rows, visits, kinds, self.limits)
 
     async def scenario(self, key: str) -> Scenario | None:
         shared = self._scenarios.get(key)
@@ -192,10 +249,11 @@ class MemoryStore:
         self._expiry.discard(session_id)
         if entry is None:
             return
-        shared = self._scenarios[entry.scenario_key]
+        key = entry.config.scenario_key
+        shared = self._scenarios[key]
         shared.sessions -= 1
         if shared.sessions <= 0:
-            del self._scenarios[entry.scenario_key]
+            del self._scenarios[key]
 
     @asynccontextmanager
     async def lock(self, session_id: str) -> AsyncIterator[None]:

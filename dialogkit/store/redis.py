@@ -61,11 +61,12 @@ from dialogkit.engine.state import (
     Records,
     SessionConfig,
 )
-from dialogkit.errors import DialogkitError
+from dialogkit.errors import LockLost, SessionBusy
 from dialogkit.logsafe import escape
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import (
     CONFIG_TTL_S,
+    STATE,
     STATE_TTL_S,
     STORED_KINDS,
     RecordLimits,
@@ -97,14 +98,6 @@ return extra
 
 _HELD: ContextVar[Mapping[str, bytes] | None] = ContextVar("dialogkit_redis_locks", default=None)
 """The lock tokens the current task holds, by session id: what ``save`` fences on."""
-
-
-class SessionBusy(DialogkitError):
-    """Another worker held the session's lock for longer than the wait allowed."""
-
-
-class LockLost(DialogkitError):
-    """A turn's session lock expired or was taken over before it saved; nothing was saved."""
 
 
 def connect(url: str, *, max_connections: int, pool_timeout_s: float) -> Redis:
@@ -191,7 +184,7 @@ class RedisStore:
                 pipe.set(config_key, dump_json(config), px=ttl_ms)
             else:
                 pipe.pexpire(config_key, ttl_ms)
-            pipe.set(self._key("state", session_id), dump_json(state), px=ttl_ms)
+            pipe.set(self._key("state", session_id), STATE.encode(state), px=ttl_ms)
             for kind, items in encode_records(records):
                 key = self._key(kind, session_id)
                 pipe.rpush(key, *items)
@@ -243,7 +236,7 @@ class RedisStore:
         ttl_s = ttl_ms / 1000
         return StoredSession(
             SessionConfig.model_validate_json(raw_config),
-            DialogueState.model_validate_json(raw_state),
+            STATE.decode(raw_state),
             time.time() + ttl_s,
             ttl_s,
         )

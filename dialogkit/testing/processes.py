@@ -14,11 +14,13 @@ from pathlib import Path
 
 import httpx
 
+from dialogkit.errors import DialogkitError
+
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 15.0
 
 
-class ServerDidNotStart(RuntimeError):
+class ServerDidNotStart(DialogkitError, RuntimeError):
     """The process exited or did not answer HTTP in time; the message holds its log."""
 
 

@@ -6,6 +6,7 @@ import asyncio
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -168,3 +169,20 @@ def test_session_path_and_graph_views(engine: Engine, coffee: Scenario) -> None:
     svg = coffee.to_svg(path=path)
     assert svg.count("<rect") >= len(coffee.nodes)
     assert coffee._repr_html_() == coffee.to_html()
+
+
+async def test_sync_calls_from_threads_and_a_running_loop_share_one_portal_loop(
+    engine: Engine, coffee: Scenario
+) -> None:
+    """Plain threads run the portal loop themselves, one at a time; a thread that runs its
+    own loop (this test, like a notebook cell) hands it to a helper thread."""
+    sessions = [engine.start(coffee) for _ in range(6)]
+
+    def order(index: int) -> str:
+        return sessions[index].send("a large latte please").current_node
+
+    with ThreadPoolExecutor(3) as pool:
+        nodes = list(pool.map(order, range(5)))
+    assert nodes == ["confirm"] * 5
+    assert sessions[5].send("a large latte please").current_node == "confirm"
+    assert (await sessions[0].asend("yes")).current_node == "done"

@@ -60,7 +60,7 @@ async def conversation(engine: Engine, turns: list[str] = TURNS) -> Run:
     for text in turns:
         replies.append((await session.asend(text)).response)
     transcript = [
-        record.model_dump(exclude={"latency_ms"}) for record in await engine.atranscript(session.id)
+        {**record.as_dict(), "latency_ms": None} for record in await engine.atranscript(session.id)
     ]
     return replies, transcript
 

@@ -18,9 +18,6 @@ from dialogkit.scenario.model import Node, Transition
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.skills.base import SkillRunner
 
-HISTORY_WINDOW = 8
-"""History entries a provider's prompt sees (NLU, NLG and the fallback's ``avoid`` list)."""
-
 MoveKind = Literal["goto", "stay", "repeat", "help", "back", "restart"]
 
 

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dialogkit.engine.turn.data import HISTORY_WINDOW, Moment
+from dialogkit.engine.state import RECENT_HISTORY
+from dialogkit.engine.turn.data import Moment
 from dialogkit.engine.turn.slots import expected_slot
 from dialogkit.nlg import phrases
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGRequest
@@ -122,7 +123,7 @@ class Replies:
             node=node,
             reference=reference,
             user_system_prompt=runtime.config.user_system_prompt,
-            history=state.history[-HISTORY_WINDOW:],
+            history=state.history[-RECENT_HISTORY:],
             user=runtime.config.user,
             user_text=self.moment.turn_input.text,
             model=runtime.nlg_model,
@@ -153,7 +154,7 @@ class Replies:
             if not said_before(text, earlier):
                 return text
             duplicate_seen = True
-            avoid = [text, *earlier[-HISTORY_WINDOW:]]
+            avoid = [text, *earlier[-RECENT_HISTORY:]]
         if not duplicate_seen and declared and not said_before(declared, earlier):
             return declared
         return phrases.safe_fallback(self.moment.scenario.language, kind, step, earlier)

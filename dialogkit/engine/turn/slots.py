@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from dialogkit.logsafe import escape
-from dialogkit.nlu.acts import is_question
+from dialogkit.nlu.acts import is_question, offers_values
 from dialogkit.nlu.discipline import admit, own_phrases
 from dialogkit.nlu.entities import INVALID, coerce, is_open, validate
 from dialogkit.nlu.kinds import slot_kind
@@ -64,6 +64,7 @@ def accept_values(
     """
     language = scenario.language
     question = is_question(text, language)
+    offered = question and offers_values(text, language)
     asked = expected_slot(node, slots)
     own_intent = nlu.intent is not None and nlu.intent in scenario.index.node(node.id).own_intents
     persona = scenario.document.prompts.bot
@@ -82,7 +83,7 @@ def accept_values(
             name,
             slot,
             nlu.entities[name],
-            question=question,
+            question=question and not (offered and slot.type not in UNOFFERED_TYPES),
             asked=name == asked,
             own=own_phrases(persona, (context, slots), name),
             today=today,
@@ -93,6 +94,9 @@ def accept_values(
         accepted[name] = value
     return accepted
 
+
+UNOFFERED_TYPES = frozenset({"text", "boolean"})
+"""Types a question never offers: "Kim?" may be a name asked back, "yes?" no answer."""
 
 NAMING_KINDS = frozenset({"person_name", "address", "identifier"})
 """Kinds whose value is never a whole sentence that also gave another slot its value."""

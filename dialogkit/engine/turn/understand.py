@@ -6,8 +6,10 @@ intent the scenario does not know and a slot the node cannot fill are dropped he
 
 from __future__ import annotations
 
-from dialogkit.engine.state import DialogueState
-from dialogkit.engine.turn.data import HISTORY_WINDOW, Runtime
+from dataclasses import replace
+
+from dialogkit.engine.state import RECENT_HISTORY, DialogueState
+from dialogkit.engine.turn.data import Runtime
 from dialogkit.engine.turn.slots import expected_slot
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.result import NLUResult
@@ -25,7 +27,7 @@ async def understand(runtime: Runtime, state: DialogueState, node: Node, text: s
         # Computed once per scenario and shared: never mutate it.
         slots=scenario.index.node(node.id).slots,
         expected_slot=expected_slot(node, state.slots),
-        history=state.history[-HISTORY_WINDOW:],
+        history=state.history[-RECENT_HISTORY:],
         filled_slots=dict(state.slots),
         user=runtime.config.user,
         model=runtime.nlu_model,
@@ -44,6 +46,4 @@ def constrain(result: NLUResult, request: NLURequest) -> NLUResult:
     intent = result.intent if result.intent in request.intents else None
     entities = {k: v for k, v in result.entities.items() if k in request.slots}
     confidence = min(max(result.confidence, 0.0), 1.0)
-    return result.model_copy(
-        update={"intent": intent, "entities": entities, "confidence": confidence}
-    )
+    return replace(result, intent=intent, entities=entities, confidence=confidence)

@@ -88,6 +88,10 @@ class LanguagePack:
     request: tuple[str, ...] = ()
     """A request worded as a question ("could you make it 8?", "8時にしてもらえますか"):
     it asks for an action, so its values are meant (run on the raw text, case-insensitive)."""
+    offers: tuple[str, ...] = ()
+    """A question that offers a value for the bot to take ("is 10 ok?", "내일 2시 가능해요?",
+    "明日9時は空いてますか"): its typed values are meant, though it still asks for no action
+    and fills no text (run on normalised text)."""
     correction: tuple[str, ...] = ()
     """Words that announce a correction ("make that", "제 말은", "訂正します"); run on the raw
     text, case-insensitive."""
@@ -120,6 +124,12 @@ class LanguagePack:
     """Patterns that count one person without a number ("just me", "혼자")."""
     with_companion: tuple[str, ...] = ()
     """Patterns of the speaker and one companion ("me and my wife", "아내랑 저"): two."""
+    plus_self: tuple[str, ...] = ()
+    """Patterns right after a count of people that add the speaker to it ("one kid and me",
+    "아이 한 명이랑 저요", "친구 한 명 데려갈게요", "子供一人と私"): one more."""
+    pro_forms: tuple[str, ...] = ()
+    """Words that stand for the head of a noun already named ("big ones" for "big bikes",
+    "큰 거" for "큰 자전거"): a declared noun of two words or more is also said with one."""
     zero_before: tuple[str, ...] = ()
     """Words before a noun that make its count zero ("no kids", "without children")."""
     zero_after: tuple[str, ...] = ()
@@ -147,6 +157,9 @@ class LanguagePack:
     """Patterns around a person's name said in a sentence, the name in group ``value``
     ("제 이름은 김민수입니다", "山田と申します", "my name is Ann"): run on the raw text,
     case-insensitive, for a ``person_name`` slot without a pattern of its own."""
+    paraphrases: tuple[tuple[str, ...], ...] = ()
+    """Groups of phrases that say the same thing ("forget it", "forget the whole thing"; "안
+    할게요", "관둘래요"): an intent keyed by one of them is keyed by all of its group."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()
@@ -212,6 +225,23 @@ def counted_concepts() -> dict[str, tuple[str, ...]]:
         for concept, nouns in pack.counted.items():
             merged.setdefault(concept, {}).update(dict.fromkeys(nouns))
     return {concept: tuple(nouns) for concept, nouns in merged.items()}
+
+
+@lru_cache(maxsize=1)
+def _paraphrase_groups() -> dict[str, tuple[str, ...]]:
+    groups: dict[str, tuple[str, ...]] = {}
+    for pack in PACKS.values():
+        for group in pack.paraphrases:
+            for phrase in group:
+                groups[phrase] = group
+    return groups
+
+
+def paraphrases(phrase: str) -> tuple[str, ...]:
+    """The other phrases of the group ``phrase`` belongs to in any pack (compared as
+    written, in lower case); none when it is in no group."""
+    group = _paraphrase_groups().get(phrase.strip().lower(), ())
+    return tuple(other for other in group if other != phrase.strip().lower())
 
 
 def labels(language: str, kind: str) -> tuple[str, ...]:

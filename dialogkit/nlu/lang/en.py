@@ -58,6 +58,11 @@ PACK: Final = LanguagePack(
                 "that's right",
                 "sounds good",
                 "sounds great",
+                "looks good",
+                "looks great",
+                "looks right",
+                "all good",
+                "all correct",
                 "that works",
                 "works for me",
                 "that's fine",
@@ -345,6 +350,12 @@ PACK: Final = LanguagePack(
         r"switch|book|have|get|reserve|do|add|go)",
         r"^(?:may|can|could)\s+i\s+(?:please\s+)?(?:have|get|book|reserve|take)\b",
     ),
+    offers=(
+        r"^(?:(?:so|ok|okay|um|and|then|well)\s+)?(?:can|could|may)\s+(?:i|we)\b"
+        r"(?!.*\b(?:what|when|where|why|how|which|who)\b)",
+        r"\b(?:available|free|possible|doable|ok|okay|work|works|fine)\s*$",
+        r"(?:\d\s*ish|\bor\s+so|\bmaybe)\s*$",
+    ),
     correction=(
         r"\bi\s+meant?\b",
         r"\bmake\s+(?:that|it)\b",
@@ -388,6 +399,13 @@ PACK: Final = LanguagePack(
         "thanks",
         "for me",
         "let s",
+        "why do you need",
+        "do you need",
+        "do i need to",
+        "do i need",
+        "do i have to",
+        "is there",
+        "are there",
     ),
     self_words=("i", "me", "my", "i m", "myself"),
     alone=(
@@ -402,7 +420,14 @@ PACK: Final = LanguagePack(
         rf"\b(?:me|myself|i)\s*(?:,|\band\b|&|\bplus\b|\bwith\b)\s*{_PARTNER}\b",
         rf"\b{_PARTNER}\s+(?:and|&)\s+(?:me|myself|i)\b",
         r"\bjust\s+(?:the\s+)?two\s+of\s+us\b",
-        r"\b(?:a|one)\s+couple\b",
+        r"\b(?:a|one)\s+couple\b(?!\s+of\b)",
+    ),
+    pro_forms=("one", "ones"),
+    plus_self=(
+        r"\s*(?:,\s*)?(?:and|&|plus|with)\s+(?:me|myself)\b",
+        r"\s*(?:,\s*)?(?:and|&|plus)\s+i\b(?!\s*(?:d|ll|m|would|will|want|need|am)\b)",
+        r"\s*(?:,\s*)?(?:besides|apart\s+from|other\s+than|not\s+counting|on\s+top\s+of)\s+"
+        r"(?:me|myself)\b",
     ),
     zero_before=(r"\bno\b", r"\bwithout\b", r"\bzero\b", r"\bnot\s+any\b", r"\bno\s+more\b"),
     zero_after=(r"\s*(?:s\s+)?(?:at\s+all|none)\b",),
@@ -425,9 +450,31 @@ PACK: Final = LanguagePack(
         "dog": ("dog", "dogs", "pet", "pets"),
     },
     name_frames=(
-        r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
-        r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s|call\s+me|under)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
+        r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:"
+        r"(?:(?:please\s+)?(?:put|book|reserve|make|have)\s+(?:it|that|this|the\s+\w+|us|me)\s+)?under"
+        r"(?:\s+the\s+name(?:\s+of)?)?|(?:it|(?:my|the)\s+name)\s+(?:should|will|would|must)\s+be|"
+        r"(?:change|switch|correct|fix)\s+(?:the|my)\s+name\s+to|(?:my|the)\s+name\s+is\s+actually|"
+        r"(?:it\s*'?s|it\s+is)\s+(?:under|for)|"
+        r"(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
+        r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
+    ),
+    paraphrases=(
+        (
+            "forget it",
+            "forget the whole thing",
+            "forget about it",
+            "forget all of it",
+            "forget all that",
+            "scrap it",
+            "scrap the whole thing",
+            "drop it",
+            "call it off",
+            "never mind",
+            "nevermind",
+            "don't bother",
+            "skip it",
+        ),
     ),
     labels={
         "person_name": ("name",),

@@ -102,3 +102,11 @@ def test_missing_and_expected_slots_follow_the_node_order() -> None:
 def test_skill_values_are_typed_as_their_slot_or_dropped() -> None:
     updates = {"cups": "3", "size": "huge", "unknown": 1, "note": None}
     assert skill_values(GRAPH, GRAPH.node("order"), updates) == {"cups": 3, "note": None}
+
+
+def test_a_question_offering_a_value_gives_its_typed_values_only() -> None:
+    assert accept({"cups": 2}, text="is 2 ok?") == {"cups": 2}
+    assert accept({"size": "large"}, text="large, is that possible?") == {"size": "large"}
+    assert accept({"cups": 2, "note": "is 2 ok?"}, text="is 2 ok?") == {"cups": 2}
+    assert accept({"cups": 2}, text="how much are 2 cups?") == {}
+    assert accept({"cups": 2}, text="are 2 cups enough for four people?") == {}

@@ -1,0 +1,90 @@
+"""The public surface: each package exports exactly its curated, sorted ``__all__``, and
+every exception dialogkit raises on purpose is a ``DialogkitError``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import types
+
+import pytest
+
+import dialogkit
+from dialogkit.errors import DialogkitError
+
+PACKAGES = [
+    "dialogkit",
+    "dialogkit.nlg",
+    "dialogkit.nlu",
+    "dialogkit.skills",
+    "dialogkit.store",
+]
+
+
+def public_names(module: types.ModuleType) -> set[str]:
+    """What ``from module import *`` would offer without ``__all__``: public attributes that
+    are not submodules (importing a submodule makes it an attribute of its package)."""
+    return {
+        name
+        for name in dir(module)
+        if not name.startswith("_") and not isinstance(getattr(module, name), types.ModuleType)
+    }
+
+
+def isort_key(name: str) -> tuple[int, str]:
+    """Constants, then classes, then functions (ruff's RUF022 order)."""
+    return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_a_package_exports_exactly_its_sorted_all(name: str) -> None:
+    package = importlib.import_module(name)
+    exported = package.__all__
+    assert exported == sorted(exported, key=isort_key), f"{name}.__all__ is not sorted"
+    assert len(set(exported)) == len(exported)
+    for attribute in exported:
+        assert getattr(package, attribute) is not None, f"{name}.{attribute}"
+    assert public_names(package) == set(exported) - {"__version__"}
+
+
+def test_the_extension_points_are_exported() -> None:
+    from dialogkit import nlg, nlu, skills, store
+
+    assert {"NLUProvider", "NLURequest", "NLUResult", "coerce"} <= set(nlu.__all__)
+    assert {"NLGProvider", "NLGRequest"} <= set(nlg.__all__)
+    assert {"SessionStore", "StoredSession", "RecordLimits"} <= set(store.__all__)
+    assert {"SkillRunner", "SkillCall", "SkillOutcome"} <= set(skills.__all__)
+    # The lazily imported names are the very objects of their home modules.
+    from dialogkit.nlu.entities import coerce
+
+    assert nlu.coerce is coerce
+
+
+def every_module() -> list[types.ModuleType]:
+    modules = []
+    for info in pkgutil.walk_packages(dialogkit.__path__, "dialogkit."):
+        if ".notebook" in info.name or ".runtime" in info.name:
+            continue  # optional extras (ipywidgets, sanic); their errors are checked below
+        modules.append(importlib.import_module(info.name))
+    return modules
+
+
+def test_every_exception_class_is_a_dialogkit_error() -> None:
+    found = {
+        cls
+        for module in every_module()
+        for _, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, BaseException) and cls.__module__.startswith("dialogkit")
+    }
+    assert len(found) >= 20
+    strays = sorted(cls.__qualname__ for cls in found if not issubclass(cls, DialogkitError))
+    assert strays == []
+
+
+def test_store_errors_live_in_the_error_tree() -> None:
+    from dialogkit import errors
+
+    assert issubclass(errors.SessionBusy, DialogkitError)
+    assert issubclass(errors.LockLost, DialogkitError)
+    assert "SessionBusy" in (errors.__doc__ or "") and "LockLost" in (errors.__doc__ or "")
