@@ -235,7 +235,7 @@ async def _converse(
     moves = await target.moves(session, seen)
     path = _visited(seen, moves)
     rejections, failed_skills = target.skill_failures(session)
-    heard = [(row["node_before"], row["slots"]) for row in turns]
+    heard = [(turn["node_before"], turn["slots"]) for turn in turns]
     trail = Trail(reply, info, path, left, looped, rejections, failed_skills, heard)
     verdict = trial.task.goal.judge(scenario, trail)
     usage = info.context.get("llm_usage") or {}

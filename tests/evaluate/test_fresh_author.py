@@ -220,3 +220,13 @@ def test_a_name_slot_with_a_pattern_still_gets_a_real_name() -> None:
     scenario = asking({"name": {"type": "text", "kind": "person_name", "pattern": latin}})
     names = {Goal.sample(scenario, seed).slots["name"] for seed in range(10)}
     assert names <= set(PERSON_NAMES["en"])
+
+
+def test_a_future_date_without_examples_is_in_every_goal_and_ahead_of_the_clock() -> None:
+    from dialogkit.evaluate import Clock
+
+    date_slot = {"type": "date", "prompt": "Which day?", "validation": {"period": "future"}}
+    scenario = asking({"day": date_slot, "drink": DRINK})
+    clock = Clock("2026-01-05T10:00:00+00:00")
+    days = [Goal.sample(scenario, seed, clock).slots.get("day") for seed in range(20)]
+    assert all(day is not None and day > "2026-01-05" for day in days)
