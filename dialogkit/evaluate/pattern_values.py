@@ -16,6 +16,8 @@ import random
 import string
 from dataclasses import dataclass
 
+from dialogkit.errors import DialogkitError
+
 MAX_REPEAT = 3
 """Repeats drawn for an open-ended ``+`` or ``{n,}``: enough to look like a value."""
 
@@ -30,8 +32,9 @@ _CLASSES = {
 _PRINTABLE = string.ascii_lowercase + string.digits
 
 
-class Unsupported(ValueError):
-    """The expression uses something this generator does not draw from."""
+class Unsupported(DialogkitError):
+    """The expression uses something this generator does not draw from (caught here: the
+    caller only sees that no text could be drawn)."""
 
 
 @dataclass
