@@ -54,6 +54,30 @@ FREE_TEXT: Final[dict[str, tuple[str, ...]]] = {
 """Answers to open questions (a text slot with no examples)."""
 
 
+PERSON_NAMES: Final[dict[str, tuple[str, ...]]] = {
+    "ko": ("김민준", "이서연", "박지훈", "최수아", "정우진", "강하은", "조현우", "윤지민"),
+    "ja": ("佐藤花子", "鈴木一郎", "高橋美咲", "田中健太", "伊藤さくら", "渡辺大輔", "山本優子"),
+    "en": (
+        "Emma Johnson",
+        "Liam Carter",
+        "Olivia Brown",
+        "Noah Miller",
+        "Ava Thompson",
+        "Lucas Green",
+        "Mia Robinson",
+    ),
+}
+"""Answers to "what name should I put it under?" (a person_name slot with no examples): a
+real name in the scenario's language, never a remark that only looks like an answer."""
+
+PHONE_FORMATS: Final[dict[str, tuple[str, ...]]] = {
+    "ko": ("010-{4}-{4}",),
+    "ja": ("090-{4}-{4}", "080-{4}-{4}"),
+    "en": ("415-{3}-{4}", "212-{3}-{4}", "617-{3}-{4}"),
+}
+"""Phone numbers as people of each language write theirs: ``{n}`` is n random digits."""
+
+
 def language_of(text: str) -> str:
     """The script a phrase is written in: ``ko``, ``ja`` or ``en`` (anything else)."""
     if _HANGUL.search(text):

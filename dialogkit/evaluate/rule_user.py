@@ -8,7 +8,8 @@ the node accepts that slot. Personas change the wording, not the goal:
 
 - ``cooperative``: one value per answer, in any of the goal's wordings;
 - ``terse``: the shortest wording;
-- ``over_informative``: every distinctive value it still has to give, in one utterance;
+- ``over_informative``: every distinctive value it still has to give, in one utterance
+  (asked the same question again, only its answer);
 - ``self_correcting``: sometimes names a wrong enum value first, then corrects it;
 - ``paraphrasing``: words nothing with the scenario's own examples where it can help it:
   dialogue acts from a paraphrase bank, values in other forms, fillers, corrections
@@ -78,6 +79,9 @@ class RuleUser:
         """Turns spent heading back to a node that would take a correction (``MAX_DETOURS``)."""
         self._tried: set[tuple[str, int]] = set()
         """Checklist moves already made (node, edge index): each is tried once."""
+        self._volunteered: set[tuple[str, str]] = set()
+        """(node, slot) questions answered with extra values: asked again, the user was not
+        understood and answers only the question (a person says less, not the same again)."""
 
     async def respond(self, situation: Situation) -> Utterance | None:
         return self.next(situation)
@@ -151,7 +155,8 @@ class RuleUser:
 
     def _answer(self, situation: Situation, name: str) -> str:
         parts = [self._say(situation.scenario, name)]
-        if self.persona == "over_informative":
+        question = (situation.node.id, name)
+        if self.persona == "over_informative" and question not in self._volunteered:
             ahead = _slots_ahead(situation.scenario, situation.node, self.goal)
             for other in self._wanted(situation.scenario):
                 if (
@@ -163,6 +168,8 @@ class RuleUser:
                     part = self._say(situation.scenario, other)
                     if part not in parts:  # two slots read from one phrase ("right 200")
                         parts.append(part)
+            if len(parts) > 1:
+                self._volunteered.add(question)
         return CONNECTOR[supported(situation.scenario.language)].join(parts)
 
     def _say(self, scenario: Scenario, name: str) -> str:
