@@ -81,6 +81,8 @@ from dialogkit.wire import dump_json
 
 logger = logging.getLogger("dialogkit.store")
 
+FENCE_ATTEMPTS = 3
+"""Fenced saves tried before giving up: a renewal of the turn's own lock may break one."""
 LOCK_POLL_S = 0.01
 """How often a waiting turn retries a busy session's lock (redis-py's default is 0.1 s)."""
 
@@ -175,31 +177,36 @@ class RedisStore:
             await self._keep_scenario(scenario)  # before the session can be seen
         token = (_HELD.get() or {}).get(session_id)
         lock_key = self._key("lock", session_id)
-        async with self._redis.pipeline(transaction=True) as pipe:
-            if token is not None:
-                # Fenced: the transaction runs only if the lock is still this turn's.
-                await pipe.watch(lock_key)
-                if await pipe.get(lock_key) != token:
-                    raise LockLost(f"the lock of session {session_id!r} was lost before saving")
-                pipe.multi()  # type: ignore[no-untyped-call]
-            if new:
-                pipe.set(config_key, dump_json(config), px=ttl_ms)
-            else:
-                pipe.pexpire(config_key, ttl_ms)
-            pipe.set(self._key("state", session_id), STATE.encode(state), px=ttl_ms)
-            for kind, items in encode_records(records):
-                key = self._key(kind, session_id)
-                pipe.rpush(key, *items)
-                pipe.ltrim(key, -self.limits.rows, -1)
-            for kind in STORED_KINDS:
-                pipe.pexpire(self._key(kind, session_id), ttl_ms)
-            self._keep_reply(pipe, session_id, reply, ttl_ms)
-            try:
-                replies = await pipe.execute()
-            except WatchError:
-                raise LockLost(
-                    f"the lock of session {session_id!r} was taken over before saving"
-                ) from None
+        for _ in range(FENCE_ATTEMPTS):
+            async with self._redis.pipeline(transaction=True) as pipe:
+                if token is not None:
+                    # Fenced: the transaction runs only if the lock is still this turn's.
+                    await pipe.watch(lock_key)
+                    if await pipe.get(lock_key) != token:
+                        raise LockLost(f"the lock of session {session_id!r} was lost before saving")
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                if new:
+                    pipe.set(config_key, dump_json(config), px=ttl_ms)
+                else:
+                    pipe.pexpire(config_key, ttl_ms)
+                pipe.set(self._key("state", session_id), STATE.encode(state), px=ttl_ms)
+                for kind, items in encode_records(records):
+                    key = self._key(kind, session_id)
+                    pipe.rpush(key, *items)
+                    pipe.ltrim(key, -self.limits.rows, -1)
+                for kind in STORED_KINDS:
+                    pipe.pexpire(self._key(kind, session_id), ttl_ms)
+                self._keep_reply(pipe, session_id, reply, ttl_ms)
+                try:
+                    replies = await pipe.execute()
+                    break
+                except WatchError:
+                    # The turn's own lock renewal (a PEXPIRE on the lock key) also breaks the
+                    # WATCH; nothing was written, and the next attempt's GET tells that apart
+                    # from a takeover.
+                    continue
+        else:
+            raise LockLost(f"the lock of session {session_id!r} kept changing while saving")
         if not replies[0]:
             # Its config expired while the turn ran: write it (and its scenario) again.
             await self._keep_scenario(scenario)
