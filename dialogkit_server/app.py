@@ -545,6 +545,12 @@ class _ServerOptions(TypedDict):
 WARM_UP_RESPONSES = 2_000
 """Responses after which the server freezes the collector a second time (see below)."""
 
+WARM_GC_THRESHOLDS = (7_000, 10, 10)
+"""The collector's thresholds once warmed up. A request leaves few cycles behind but
+allocates many short-lived containers, so the default young generation (700) is collected
+every few requests: measured in a loaded server (64 connections, 8 s), 8 young collections
+(31 ms in all) and no older one instead of 117 young, 10 middle and 1 full (130 ms)."""
+
 
 def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
     """The app of a long-lived server process: ``create_app``, plus collector freezes after
@@ -558,7 +564,8 @@ def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
 def _freeze_after_warm_up(app: Sanic[Any, Any], responses: int) -> None:
     """Freeze once more after the first ``responses``: by then the first requests have built
     what lives as long as the process (per-scenario matchers and memories, compiled patterns,
-    pooled connections), which full collections would otherwise scan again and again."""
+    pooled connections), which full collections would otherwise scan again and again. The
+    young generation is then collected less often (``WARM_GC_THRESHOLDS``)."""
     left = responses
 
     def count(request: Request, response: BaseHTTPResponse) -> None:
@@ -567,6 +574,7 @@ def _freeze_after_warm_up(app: Sanic[Any, Any], responses: int) -> None:
         if left == 0:
             gc.collect()
             gc.freeze()
+            gc.set_threshold(*WARM_GC_THRESHOLDS)
             logger.info("warmed up after %d responses: collector frozen", responses)
 
     app.middleware(count, "response")
