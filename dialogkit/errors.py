@@ -8,6 +8,7 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     │   ├── ScenarioNotFound     a name that is not registered, or a missing file
     │   └── ScenarioInvalid      a graph with error-severity problems
     ├── SessionNotFound          a session id that is unknown or whose state expired
+    ├── SessionBusy              other turns held a session's lock longer than a turn waits
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
     │   └── CassetteMiss         a replayed run made a call its cassette does not hold
@@ -70,6 +71,22 @@ class SessionNotFound(DialogkitError):
         self.status_code = status_code
         self.body = body
         super().__init__(f"Session not found: {session_id!r}")
+
+
+class SessionBusy(DialogkitError):
+    """Other turns of the session held its lock for longer than a turn may wait for it.
+
+    Nothing of the turn was applied: the client may send it again after ``retry_after_s``.
+    The service answers it as a 429 with ``Retry-After``.
+    """
+
+    def __init__(self, waited_s: float, retry_after_s: int = 1) -> None:
+        self.waited_s = waited_s
+        self.retry_after_s = retry_after_s
+        super().__init__(
+            f"Session is busy: other turns of this session held it for {waited_s:g} s "
+            f"(DIALOGKIT_LOCK_WAIT_S); nothing was applied, retry after {retry_after_s} s."
+        )
 
 
 class SkillError(DialogkitError):

@@ -26,7 +26,13 @@ from sanic.worker.loader import AppLoader
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
 from dialogkit.engine.readiness import readiness
-from dialogkit.errors import DialogkitError, ScenarioError, ScenarioInvalid, SessionNotFound
+from dialogkit.errors import (
+    DialogkitError,
+    ScenarioError,
+    ScenarioInvalid,
+    SessionBusy,
+    SessionNotFound,
+)
 from dialogkit.logsafe import escape
 from dialogkit.scenario import validate_document
 from dialogkit.scenario.problems import errors
@@ -271,6 +277,8 @@ def _api_blueprint(
             reply = await engine.amessage(body.session_id, text, confidence, idempotency_key=key)
         except SessionNotFound:
             raise DetailError(404, SESSION_NOT_FOUND) from None
+        except SessionBusy:
+            raise  # a 429 with Retry-After (errors.py): nothing was applied
         except Exception:
             # The contract's answer to an internal failure: 200 with error=true, no details.
             logger.exception("turn failed for session %s", escape(repr(body.session_id)))
@@ -321,6 +329,11 @@ _INFO = (RootInfo, "Build version and documentation paths")
 _BAD_SCENARIO = (ErrorDetail, "Unknown scenario, unusable graph, or missing scenario_graph")
 _BAD_BODY = (ValidationErrorBody, "The body is not an object of the documented shape")
 _NO_SESSION = (ErrorDetail, "Session not found (unknown id, or expired state)")
+_BUSY = (
+    ErrorDetail,
+    "Session busy: its other turns held it longer than DIALOGKIT_LOCK_WAIT_S; nothing was "
+    "applied, retry after the Retry-After header's seconds",
+)
 _NO_TOKEN = (ErrorDetail, "Only when DIALOGKIT_ADMIN_TOKEN is set: missing or wrong bearer token")
 
 _OPERATIONS: dict[str, dict[str, Any]] = {
@@ -372,6 +385,7 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
             200: (ChatbotMessageResponse, "The bot reply; error=true on an internal failure"),
             404: _NO_SESSION,
             422: _BAD_BODY,
+            429: _BUSY,
         },
     },
     "session_info": {
@@ -383,6 +397,7 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
             200: (ChatbotSessionInfoResponse, "The session state"),
             401: _NO_TOKEN,
             404: _NO_SESSION,
+            429: _BUSY,
         },
     },
 }

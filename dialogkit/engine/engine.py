@@ -452,6 +452,12 @@ def lock_lifetime_s(settings: Settings) -> float:
     return settings.turn_deadline_s + DEADLINE_GRACE_S
 
 
+def lock_wait_s(settings: Settings) -> float:
+    """How long a turn waits for its session's lock before it answers busy: the setting,
+    never more than the turn deadline (the wait counts towards the deadline)."""
+    return min(settings.lock_wait_s, settings.turn_deadline_s)
+
+
 def _first_of(*values: bool | None) -> bool:
     return next((value for value in values if value is not None), False)
 
@@ -468,12 +474,17 @@ def _default_store(settings: Settings) -> SessionStore:
             config_ttl_s=config_ttl_s,
             limits=limits,
             lock_timeout_s=lock_lifetime_s(settings),
-            lock_wait_s=settings.turn_deadline_s,
+            lock_wait_s=lock_wait_s(settings),
             lock_ttl_s=settings.redis_lock_ttl_s,
             max_connections=settings.redis_max_connections,
             pool_timeout_s=settings.redis_pool_timeout_s,
         )
-    return MemoryStore(state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s, limits=limits)
+    return MemoryStore(
+        state_ttl_s=state_ttl_s,
+        config_ttl_s=config_ttl_s,
+        limits=limits,
+        lock_wait_s=lock_wait_s(settings),
+    )
 
 
 def _default_router(settings: Settings) -> Router:
