@@ -26,6 +26,7 @@ from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
 from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound
 from dialogkit.logsafe import escape
+from dialogkit.nlu.rules import RuleIndex
 from dialogkit.scenario.cache import ScenarioCache
 from dialogkit.scenario.patterns import search_budget
 from dialogkit.scenario.scenario import Scenario
@@ -101,7 +102,8 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         self.router: Router = router or _default_router(self.settings)
         self.skills: SkillRunner = skills or _default_skills(self.settings)
         self.portal = Portal()
-        self.scenarios = ScenarioCache()
+        # Posted graphs are indexed for the rule NLU off the event loop, before their first turn.
+        self.scenarios = ScenarioCache(derive=(RuleIndex,))
 
     # ----------------------------------------------------------------- sessions
 
@@ -124,7 +126,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         Raises ``ScenarioNotFound`` for an unknown name and ``ScenarioInvalid`` for a graph
         with error-severity problems.
         """
-        loaded = self._scenario(scenario)
+        loaded = await self.scenarios.aresolve(scenario)
         loaded.ensure_valid()
         session_user = ChatbotSessionUser.model_validate(user or {})
         sent = session_user.sent_values()
@@ -398,13 +400,6 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             raise SessionNotFound(session_id)
         return stored
 
-    def _scenario(self, scenario: Scenario | dict[str, Any] | str) -> Scenario:
-        if isinstance(scenario, Scenario):
-            return self.scenarios.put(scenario)
-        if isinstance(scenario, str):
-            return self.scenarios.by_name(scenario)
-        return self.scenarios.by_document(scenario)
-
     async def _scenario_of(self, config: SessionConfig) -> Scenario:
         """The parsed scenario of a session: from this process's cache, else once from the
         store (a scenario created by another worker, or dropped from the cache)."""
@@ -413,7 +408,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             stored = await self.store.scenario(config.scenario_key)
             if stored is None:
                 raise SessionNotFound(config.session_id)
-            cached = self.scenarios.put(stored)
+            cached = await self.scenarios.aresolve(stored)
         return cached
 
     async def aclose(self) -> None:

@@ -94,6 +94,10 @@ class LockLost(DialogkitError):
     """A turn's session lock expired or was taken over before it saved; nothing was saved."""
 
 
+def _parse_scenario(raw: bytes | str) -> Scenario:
+    return Scenario.from_dict(json.loads(raw))
+
+
 def connect(url: str, *, max_connections: int, pool_timeout_s: float) -> Redis:
     """A client whose pool waits for a free connection and survives a Redis restart."""
     pool = BlockingConnectionPool.from_url(
@@ -239,12 +243,16 @@ class RedisStore:
         """Store the scenario once; a later session only renews its TTL."""
         key = self._key("scenario", scenario.fingerprint)
         if not await self._redis.expire(key, self.config_ttl_s):
-            document = json.dumps(scenario.to_dict(), ensure_ascii=False)
+            # A large graph takes a while to encode: off the event loop.
+            document = await asyncio.to_thread(json.dumps, scenario.to_dict(), ensure_ascii=False)
             await self._redis.set(key, document, ex=self.config_ttl_s)
 
     async def scenario(self, key: str) -> Scenario | None:
         raw: Any = await self._redis.get(self._key("scenario", key))
-        return None if raw is None else Scenario.from_dict(json.loads(raw))
+        if raw is None:
+            return None
+        # Parsing a large graph takes a while: off the event loop, as the cache prepares it.
+        return await asyncio.to_thread(_parse_scenario, raw)
 
     # ----------------------------------------------------------------- locking
 
