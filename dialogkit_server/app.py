@@ -318,7 +318,7 @@ def _operations_blueprint(name: str, prefix: str, engine: Engine) -> Blueprint:
     bp = Blueprint(name, url_prefix=prefix or None)
 
     async def ready(request: Request) -> HTTPResponse:
-        report = await readiness(engine)
+        report = workers_module.with_worker_check(await readiness(engine), request.app)
         return json_answer(report.to_json(), 200 if report.ready else 503)
 
     bp.add_route(ready, "/v1/ready", methods=["GET"], name="ready")
@@ -522,6 +522,7 @@ def serve(
         # Each worker builds its own app (and engine) from the same settings.
         loader = AppLoader(factory=functools.partial(_serving_app, settings))
         app = loader.load()
+        workers_module.supervise(app)
         app.prepare(host=host, port=port, workers=workers, debug=False, backlog=settings.backlog)
         Sanic.serve(primary=app, app_loader=loader)
 

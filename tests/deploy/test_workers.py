@@ -1,7 +1,12 @@
-"""Several workers: they share sessions through Redis, and refuse to start on the memory store."""
+"""Several workers: they share sessions through Redis, refuse to start on the memory store, and
+a worker that dies is replaced (logged, and not ready meanwhile)."""
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import time
 from pathlib import Path
 
 import httpx
@@ -55,3 +60,42 @@ def test_dialogkit_serve_workers_share_sessions_through_redis(
                 reply = http.post("/v1/message", json=body)
                 assert reply.status_code == 200, reply.text
                 assert reply.json()["turn_count"] == turn + 1
+
+
+def started_workers(log: str) -> list[int]:
+    return [int(pid) for pid in re.findall(r"Worker ready \[(\d+)\]", log)]
+
+
+@pytest.mark.timeout(120)
+def test_a_killed_worker_is_logged_replaced_and_readiness_says_so_meanwhile(
+    redis_url: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    command = ["dialogkit", "serve", "--workers", "2", "--host", "127.0.0.1", "--port", str(port)]
+    with running(command, port, tmp_path, {"DIALOGKIT_REDIS_URL": redis_url}) as live:
+        ready_url = f"{live.base_url}/v1/ready"
+        deadline = time.monotonic() + 30
+        while len(started_workers(live.output())) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first, _ = started_workers(live.output())
+        assert httpx.get(ready_url, timeout=10).json()["checks"]["workers"]["ready"]
+
+        os.kill(first, signal.SIGKILL)
+        killed_at = time.monotonic()
+        statuses = []
+        while len(started_workers(live.output())) < 3:
+            assert time.monotonic() - killed_at < 20, live.output()[-2000:]
+            statuses.append(httpx.get(ready_url, timeout=10).status_code)
+            time.sleep(0.1)
+        replaced_in = time.monotonic() - killed_at
+
+        assert f"(pid {first}) died with exit code -9: starting a replacement" in live.output()
+        assert 503 in statuses, statuses  # not ready while a worker was missing
+        ready = httpx.get(ready_url, timeout=10)
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["checks"]["workers"]["detail"] == "2 workers serving"
+        assert replaced_in < 15
+        for _ in range(6):  # fresh connections land on both workers
+            with httpx.Client(base_url=live.base_url, timeout=30) as http:
+                opened = http.post("/v1/session/json", json={"scenario_graph": DEMO})
+                assert opened.status_code == 200, opened.text
