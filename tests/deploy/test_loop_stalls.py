@@ -77,27 +77,17 @@ def big_graph(seed: int, size: int = 1000 * 1000) -> dict[str, Any]:
 
 SLOW_PATTERN = "^(?=(a|a)+b)"
 """Exponential backtracking inside a lookahead: RE2 refuses it, ``regex`` runs it bounded."""
-SLOW_GRAPH: dict[str, Any] = {
-    "metadata": {"slug": "slow", "name": "Slow", "language": "en", "version": "1"},
-    "intents": {"attack": {"patterns": [SLOW_PATTERN]}},
-    "graph": {
-        "entry": "start",
-        "nodes": [
-            {
-                "id": "start",
-                "description": "Start.",
-                "responses": {"default": "Say something."},
-                "next_nodes": [
-                    {
-                        "condition": said("attack"),
-                        "target": "start",
-                    }
-                ],
-                "default_next": "start",
-            }
-        ],
-    },
-}
+SLOW_GRAPH = make_graph(
+    [
+        {
+            "id": "start",
+            "description": "Start.",
+            "responses": {"default": "Say something."},
+            "next_nodes": [{"condition": said("attack"), "target": "start"}],
+        }
+    ],
+    intents={"attack": {"patterns": [SLOW_PATTERN]}},
+)
 
 
 @pytest.fixture

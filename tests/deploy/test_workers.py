@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -14,7 +15,7 @@ import pytest
 
 from dialogkit.testing.processes import free_port
 from dialogkit_server.workers import MEMORY_STORE_NOT_SHARED
-from tests.deploy.conftest import run_to_exit, running
+from tests.deploy.conftest import ServerProcess, run_to_exit, running
 from tests.server.conftest import DEMO
 
 REFUSING = [
@@ -40,26 +41,31 @@ def test_several_workers_on_the_memory_store_refuse_to_start(command: list[str])
         httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
 
 
-@pytest.mark.timeout(120)
-def test_dialogkit_serve_workers_share_sessions_through_redis(
-    redis_url: str, tmp_path: Path
-) -> None:
+@pytest.fixture
+def two_workers(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """``dialogkit serve --workers 2`` on Redis."""
     port = free_port()
     command = ["dialogkit", "serve", "--workers", "2", "--host", "127.0.0.1", "--port", str(port)]
     with running(command, port, tmp_path, {"DIALOGKIT_REDIS_URL": redis_url}) as live:
-        turns = 12
-        session_id = ""
-        for turn in range(turns + 1):
-            # A fresh connection per request: the kernel spreads them over both workers.
-            with httpx.Client(base_url=live.base_url, timeout=30) as http:
-                if not session_id:
-                    opened = http.post("/v1/session/json", json={"scenario_graph": DEMO})
-                    session_id = opened.json()["session_id"]
-                    continue
-                body = {"session_id": session_id, "message_input": {"text": f"topic {turn}"}}
-                reply = http.post("/v1/message", json=body)
-                assert reply.status_code == 200, reply.text
-                assert reply.json()["turn_count"] == turn + 1
+        yield live
+
+
+@pytest.mark.timeout(120)
+def test_dialogkit_serve_workers_share_sessions_through_redis(two_workers: ServerProcess) -> None:
+    live = two_workers
+    turns = 12
+    session_id = ""
+    for turn in range(turns + 1):
+        # A fresh connection per request: the kernel spreads them over both workers.
+        with httpx.Client(base_url=live.base_url, timeout=30) as http:
+            if not session_id:
+                opened = http.post("/v1/session/json", json={"scenario_graph": DEMO})
+                session_id = opened.json()["session_id"]
+                continue
+            body = {"session_id": session_id, "message_input": {"text": f"topic {turn}"}}
+            reply = http.post("/v1/message", json=body)
+            assert reply.status_code == 200, reply.text
+            assert reply.json()["turn_count"] == turn + 1
 
 
 def started_workers(log: str) -> list[int]:
@@ -68,34 +74,32 @@ def started_workers(log: str) -> list[int]:
 
 @pytest.mark.timeout(120)
 def test_a_killed_worker_is_logged_replaced_and_readiness_says_so_meanwhile(
-    redis_url: str, tmp_path: Path
+    two_workers: ServerProcess,
 ) -> None:
-    port = free_port()
-    command = ["dialogkit", "serve", "--workers", "2", "--host", "127.0.0.1", "--port", str(port)]
-    with running(command, port, tmp_path, {"DIALOGKIT_REDIS_URL": redis_url}) as live:
-        ready_url = f"{live.base_url}/v1/ready"
-        deadline = time.monotonic() + 30
-        while len(started_workers(live.output())) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        first, _ = started_workers(live.output())
-        assert httpx.get(ready_url, timeout=10).json()["checks"]["workers"]["ready"]
+    live = two_workers
+    ready_url = f"{live.base_url}/v1/ready"
+    deadline = time.monotonic() + 30
+    while len(started_workers(live.output())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    first, _ = started_workers(live.output())
+    assert httpx.get(ready_url, timeout=10).json()["checks"]["workers"]["ready"]
 
-        os.kill(first, signal.SIGKILL)
-        killed_at = time.monotonic()
-        statuses = []
-        while len(started_workers(live.output())) < 3:
-            assert time.monotonic() - killed_at < 20, live.output()[-2000:]
-            statuses.append(httpx.get(ready_url, timeout=10).status_code)
-            time.sleep(0.1)
-        replaced_in = time.monotonic() - killed_at
+    os.kill(first, signal.SIGKILL)
+    killed_at = time.monotonic()
+    statuses = []
+    while len(started_workers(live.output())) < 3:
+        assert time.monotonic() - killed_at < 20, live.output()[-2000:]
+        statuses.append(httpx.get(ready_url, timeout=10).status_code)
+        time.sleep(0.1)
+    replaced_in = time.monotonic() - killed_at
 
-        assert f"(pid {first}) died with exit code -9: starting a replacement" in live.output()
-        assert 503 in statuses, statuses  # not ready while a worker was missing
-        ready = httpx.get(ready_url, timeout=10)
-        assert ready.status_code == 200, ready.text
-        assert ready.json()["checks"]["workers"]["detail"] == "2 workers serving"
-        assert replaced_in < 15
-        for _ in range(6):  # fresh connections land on both workers
-            with httpx.Client(base_url=live.base_url, timeout=30) as http:
-                opened = http.post("/v1/session/json", json={"scenario_graph": DEMO})
-                assert opened.status_code == 200, opened.text
+    assert f"(pid {first}) died with exit code -9: starting a replacement" in live.output()
+    assert 503 in statuses, statuses  # not ready while a worker was missing
+    ready = httpx.get(ready_url, timeout=10)
+    assert ready.status_code == 200, ready.text
+    assert ready.json()["checks"]["workers"]["detail"] == "2 workers serving"
+    assert replaced_in < 15
+    for _ in range(6):  # fresh connections land on both workers
+        with httpx.Client(base_url=live.base_url, timeout=30) as http:
+            opened = http.post("/v1/session/json", json={"scenario_graph": DEMO})
+            assert opened.status_code == 200, opened.text
