@@ -16,6 +16,7 @@ from dialogkit.errors import (
     ScenarioNotFound,
 )
 from dialogkit.scenario.model import ScenarioDocument
+from dialogkit.scenario.problems import NEAR_MISS_KEY, Problem
 from dialogkit.scenario.registry import registered_names
 from dialogkit.scenario.scenario import Scenario
 
@@ -51,7 +52,9 @@ def _skills_serve(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     """One verdict line per scenario, then its problems; messages never repeat the file name,
     which starts the line. A target that names a file (a path or ``.json``) is read as one,
-    so a missing file is reported as missing, not as an unregistered name."""
+    so a missing file is reported as missing, not as an unregistered name. An unknown key one
+    edit away from a known one counts as an error here: the engine runs the graph without
+    that field, which is almost never what the author meant."""
     failed = 0
     for target in args.scenarios:
         try:
@@ -64,7 +67,7 @@ def _validate(args: argparse.Namespace) -> int:
             continue
         except ScenarioInvalid as exc:
             print(f"{target}: invalid, the graph cannot be parsed")
-            for problem in exc.problems:
+            for problem in map(_as_cli_finding, exc.problems):
                 print(f"  {problem}")
             failed += 1
             continue
@@ -72,7 +75,7 @@ def _validate(args: argparse.Namespace) -> int:
             print(f"{target}: {str(exc).removeprefix(f'{target}: ')}")
             failed += 1
             continue
-        problems = scenario.validate()
+        problems = [_as_cli_finding(problem) for problem in scenario.validate()]
         errors = [p for p in problems if p.severity == "error"]
         warnings = len(problems) - len(errors)
         failed += bool(errors) or (args.strict and bool(warnings))
@@ -81,6 +84,12 @@ def _validate(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"  {problem}")
     return 1 if failed else 0
+
+
+def _as_cli_finding(problem: Problem) -> Problem:
+    if problem.code == NEAR_MISS_KEY:
+        return problem.model_copy(update={"severity": "error"})
+    return problem
 
 
 def _not_found(target: str) -> str:
@@ -101,7 +110,7 @@ def _test(args: argparse.Namespace) -> int:
         # Skill failures are expected in "down" cases; the report says what matters.
         logging.getLogger("dialogkit").setLevel(logging.ERROR)
     paths = [Path(p) for p in (args.paths or ["scenarios"])]
-    return run_paths(paths, llm=args.llm, min_coverage=args.min_coverage)
+    return run_paths(paths, llm=args.llm, min_coverage=args.min_coverage, list_passed=args.verbose)
 
 
 def schema_json() -> str:
@@ -134,6 +143,89 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
+
+
+class _DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each option's default, unless it has none or its help already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if action.default is None or isinstance(action.default, bool) or "default" in text:
+            return text
+        return super()._get_help_string(action)
+
+
+def _eval_arguments(evaluation: argparse.ArgumentParser) -> None:
+    from dialogkit.evaluate.clock import DEFAULT_TIMEZONE, FIXED_DATE_TIME
+    from dialogkit.evaluate.users import MIX, PERSONA_HELP
+
+    personas = "; ".join(f"{name}: {text}" for name, text in PERSONA_HELP.items())
+    evaluation.add_argument("scenario", metavar="SCENARIO", help="a scenario file or name")
+    evaluation.add_argument("--users", type=_positive_int, default=100, help="goals to sample")
+    evaluation.add_argument(
+        "--goals",
+        metavar="FILE",
+        default=None,
+        help="goals to use instead of sampling: a JSON list or JSON Lines of goals "
+        '({"slots": {...}, "say": {...}, "end_node": ...})',
+    )
+    evaluation.add_argument(
+        "--persona",
+        default=MIX,
+        choices=[MIX, *PERSONA_HELP],
+        metavar="PERSONA",
+        help=f"how users talk; {MIX} gives each user one of the personas. {personas}",
+    )
+    evaluation.add_argument(
+        "--end-node",
+        default=None,
+        help="the terminal node every goal must end at (default: any success end: nodes "
+        'with "outcome": "success", else judged from the graph)',
+    )
+    evaluation.add_argument("--models", default="offline", help="comma-separated model choices")
+    evaluation.add_argument(
+        "--repeats", type=_positive_int, default=1, help="trials per goal (pass^k)"
+    )
+    evaluation.add_argument("--seed", default="0", help="seed of goals and users")
+    evaluation.add_argument(
+        "--date-time",
+        default=FIXED_DATE_TIME,
+        help="when goals are drawn and sessions take place (ISO 8601), or 'now'",
+    )
+    evaluation.add_argument(
+        "--timezone", default=DEFAULT_TIMEZONE, help="the simulated users' time zone"
+    )
+    evaluation.add_argument(
+        "--concurrency", type=_positive_int, default=16, help="conversations at a time"
+    )
+    evaluation.add_argument(
+        "--max-turns",
+        type=_positive_int,
+        default=None,
+        help="user utterances per conversation (default: 30, or twice the goal's slots plus "
+        "10 when that is more)",
+    )
+    evaluation.add_argument("--server", default=None, help="URL of a deployed service")
+    evaluation.add_argument(
+        "--skill-runtime",
+        choices=["embedded"],
+        default=None,
+        help="run the reference skill runtime in-process; without it and without "
+        "SKILL_RUNTIME_BASE_URL, a scenario that calls skills starts it anyway (and says so)",
+    )
+    evaluation.add_argument(
+        "--transcripts",
+        type=int,
+        default=3,
+        help="failure kinds to show one failing transcript of (0: none)",
+    )
+    evaluation.add_argument(
+        "--out", default=None, help="folder to save the tables, meta and report in"
+    )
+    evaluation.add_argument(
+        "--min-success", type=float, default=None, help="exit 1 if any model is below this"
+    )
+    evaluation.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -181,7 +273,12 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("paths", nargs="*", metavar="PATH")
     test.add_argument("--llm", default=None, help="run with this model instead of offline")
     test.add_argument("--min-coverage", type=float, default=0.0)
-    test.add_argument("-v", "--verbose", action="store_true", help="show engine warnings")
+    test.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list passing cases too, and show engine warnings",
+    )
     test.set_defaults(handler=_test)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of scenario files")
@@ -218,28 +315,14 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(handler=_chat)
 
     evaluation = commands.add_parser(
-        "eval", help="simulate users and measure a scenario across model choices"
+        "eval",
+        help="simulate users and measure a scenario across model choices",
+        description="Simulate users with goals the scenario allows and measure how many reach "
+        "a success end, per model choice and persona; failures are named by kind and the most "
+        "common ones are shown as transcripts. See docs/evaluate.md.",
+        formatter_class=_DefaultsShown,
     )
-    evaluation.add_argument("scenario", metavar="SCENARIO", help="a scenario file or name")
-    evaluation.add_argument("--users", type=int, default=100, help="goals to sample")
-    evaluation.add_argument("--persona", default="mix", help="a persona, or mix")
-    evaluation.add_argument("--models", default="offline", help="comma-separated model choices")
-    evaluation.add_argument("--repeats", type=int, default=1, help="trials per goal (pass^k)")
-    evaluation.add_argument("--seed", default="0")
-    evaluation.add_argument("--concurrency", type=int, default=16)
-    evaluation.add_argument("--max-turns", type=int, default=30)
-    evaluation.add_argument("--server", default=None, help="URL of a deployed service")
-    evaluation.add_argument(
-        "--skill-runtime",
-        choices=["embedded"],
-        default=None,
-        help="run the reference skill runtime in-process (else SKILL_RUNTIME_BASE_URL)",
-    )
-    evaluation.add_argument("--out", default=None, help="folder to save the results in")
-    evaluation.add_argument(
-        "--min-success", type=float, default=None, help="exit 1 if any model is below this"
-    )
-    evaluation.add_argument("--no-progress", action="store_true")
+    _eval_arguments(evaluation)
     evaluation.set_defaults(handler=_eval)
     return parser
 

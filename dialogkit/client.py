@@ -28,7 +28,7 @@ import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypedDict, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, Unpack
 from urllib.parse import quote
 
 import httpx
@@ -41,11 +41,13 @@ from dialogkit.errors import (
     APIError,
     BadRequest,
     ConnectionFailed,
+    InvalidOption,
     RequestTimeout,
     ServerError,
     SessionNotFound,
     TransportError,
     ValidationFailed,
+    checked_options,
 )
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.wire import (
@@ -152,7 +154,8 @@ def _create_request(
         for name, value in fields.items()
         if not (value is None and name in ("user", "completion_options"))
     }
-    return ChatbotSessionCreateRequest.model_validate({**base, **given})
+    with checked_options():
+        return ChatbotSessionCreateRequest.model_validate({**base, **given})
 
 
 def _response_body(response: httpx.Response) -> Any:
@@ -226,6 +229,13 @@ class _BaseClient:
         Giving both is a mistake (the transport would be ignored), so it is refused here once.
         """
         # A prefix such as "/dm" is part of base_url; every path is appended to it.
+        if not re.match(r"https?://[^/\s]", base_url):
+            raise InvalidOption(
+                ["base_url"],
+                f"base_url {base_url!r} must be an address starting with http:// or https://, "
+                "such as http://127.0.0.1:8000 (with the path prefix of a service behind one, "
+                "such as http://host/dm).",
+            )
         self.base_url = base_url.rstrip("/")
         if http_client is not None and transport is not None:
             raise ValueError("Give either http_client or transport, not both.")
@@ -272,14 +282,16 @@ class _BaseClient:
         user_input: UserInput | Mapping[str, Any] | None,
         fields: Mapping[str, Any],
     ) -> _Call[Reply]:
-        message_input = MessageInput.model_validate(
-            {**fields, "text": text, "confidence": confidence}
-        )
-        request = ChatbotRequest(
-            session_id=session_id,
-            user_input=UserInput.model_validate(user_input or {}),
-            message_input=message_input,
-        )
+        with checked_options():
+            message_input = MessageInput.model_validate(
+                {**fields, "text": text, "confidence": confidence}
+            )
+        with checked_options("user_input"):
+            user = UserInput.model_validate(user_input or {})
+        with checked_options():
+            request = ChatbotRequest(
+                session_id=session_id, user_input=user, message_input=message_input
+            )
         return _Call("POST", MESSAGE_PATH, _model(Reply), request.to_json(), session_id)
 
     @staticmethod
@@ -512,3 +524,14 @@ class AsyncRemoteSession(_RemoteSessionBase):
 
     async def ainfo(self) -> ChatbotSessionInfoResponse:
         return await self._client.session_info(self.id)
+
+    if not TYPE_CHECKING:  # for type checkers the blocking names simply do not exist
+
+        def __getattr__(self, name: str) -> Any:
+            if name in ("send", "info"):
+                raise AttributeError(
+                    f"AsyncRemoteSession has no blocking {name}(): use `await "
+                    f"session.a{name}(...)`, or a sync dialogkit.Client, whose sessions have "
+                    f"{name}()."
+                )
+            raise AttributeError(f"'AsyncRemoteSession' object has no attribute {name!r}")

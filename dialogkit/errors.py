@@ -9,10 +9,12 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     │   └── ScenarioInvalid      a graph with error-severity problems
     ├── SessionNotFound          a session id that is unknown or whose state expired
     ├── SessionBusy              other turns held a session's lock longer than a turn waits
+    ├── IdempotencyKeyReused     a turn's key sent again with a different message
     ├── SkillError               the skill runtime failed (never raised out of a turn)
     ├── LLMError                 a language-model call failed (never raised out of a turn)
     │   └── CassetteMiss         a replayed run made a call its cassette does not hold
     ├── ConfigurationError       settings that cannot work together (refused at start-up)
+    ├── InvalidOption            an option or argument of a call has an unusable value
     ├── TransportError           the remote service could not be reached or did not answer
     │   ├── ConnectionFailed     refused, unresolved, or closed before an answer (reset)
     │   └── RequestTimeout       no answer within the client's timeout
@@ -30,7 +32,11 @@ names the URL and says what to check.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
 
 if TYPE_CHECKING:
     from dialogkit.scenario.problems import Problem
@@ -89,6 +95,22 @@ class SessionBusy(DialogkitError):
         )
 
 
+class IdempotencyKeyReused(DialogkitError):
+    """An idempotency key of a session was sent again with a different message.
+
+    A retry must repeat its turn exactly; answering the saved reply of another message would
+    tell the client that a message was applied when it was not.
+    """
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        shown = key if len(key) <= 80 else key[:80] + "..."
+        super().__init__(
+            f"Idempotency key {shown!r} was already used in this session for a different "
+            "message: send a new key with each new message, and the same message with a retry."
+        )
+
+
 class SkillError(DialogkitError):
     """The skill runtime failed; ``code`` is a stable machine-readable reason."""
 
@@ -123,6 +145,35 @@ class CassetteMiss(LLMError):
 
 class ConfigurationError(DialogkitError):
     """Settings that cannot work together, such as several workers on the memory store."""
+
+
+class InvalidOption(DialogkitError, ValueError):
+    """An option of a session, a message or a client has a value that cannot be used;
+    ``fields`` names them. Raised before anything is started or sent."""
+
+    def __init__(self, fields: list[str], message: str) -> None:
+        self.fields = fields
+        super().__init__(message)
+
+    @classmethod
+    def of(cls, exc: ValidationError, prefix: str = "") -> InvalidOption:
+        """The options a pydantic error names, each with what was wrong and what was given."""
+        fields: list[str] = []
+        reasons: list[str] = []
+        for error in exc.errors():
+            name = ".".join(str(part) for part in (prefix, *error["loc"]) if part != "")
+            fields.append(name)
+            reasons.append(f"{name}: {error['msg']} (got {error.get('input')!r})")
+        return cls(fields, f"Invalid option {'; '.join(reasons)}.")
+
+
+@contextmanager
+def checked_options(prefix: str = "") -> Iterator[None]:
+    """Turn a validation error of the options built inside into ``InvalidOption``."""
+    try:
+        yield
+    except ValidationError as exc:
+        raise InvalidOption.of(exc, prefix) from None
 
 
 class TransportError(DialogkitError):

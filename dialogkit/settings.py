@@ -33,7 +33,8 @@ class Settings(BaseSettings):
     llm_models: str = Field(
         "",
         alias="DIALOGKIT_LLM_MODELS",
-        description="More model names OPENAI_BASE_URL serves, comma-separated.",
+        description="The only names OPENAI_BASE_URL serves besides the two defaults, "
+        "comma-separated; unset or `*`: any name.",
     )
     llm_timeout_s: float = Field(
         30.0, alias="DIALOGKIT_LLM_TIMEOUT_S", gt=0, description="Read timeout of one call attempt."
@@ -102,7 +103,14 @@ class Settings(BaseSettings):
     admin_token: str = Field(
         "",
         alias="DIALOGKIT_ADMIN_TOKEN",
-        description="When set, GET /v1/session/{id} needs `Authorization: Bearer <token>`.",
+        description="When set, GET /v1/session/{id} needs `Authorization: Bearer <token>`, "
+        "and GET /v1/ready shows its check details to requests carrying it.",
+    )
+    ready_cache_s: float = Field(
+        5.0,
+        alias="DIALOGKIT_READY_CACHE_S",
+        ge=0,
+        description="How long GET /v1/ready answers from its last probe (per worker).",
     )
     root_path: str = Field("", alias="DIALOGKIT_ROOT_PATH")
     backlog: int = Field(
@@ -138,6 +146,12 @@ class Settings(BaseSettings):
         alias="DIALOGKIT_HISTORY_LIMIT",
         gt=0,
         description="History entries (and path steps) kept per session; older ones are dropped.",
+    )
+    idempotency_replies: int = Field(
+        64,
+        alias="DIALOGKIT_IDEMPOTENCY_REPLIES",
+        gt=0,
+        description="Replies of Idempotency-Key turns kept per session (the most recent).",
     )
     transcript_limit: int = Field(
         1000,

@@ -3,8 +3,8 @@
 After each reply it prints what the notebook widget's side panel shows: the node, the turn
 count, the slots, and the intent and fallback kind when the session reports them (a local
 session does; a remote one keeps its trace on the service), on one line cut to the terminal's
-width. When the session completes it prints the final data and returns: a completed session
-has nothing more to say.
+width between fields. When the session completes it prints the final data and returns: a
+completed session has nothing more to say.
 """
 
 from __future__ import annotations
@@ -200,17 +200,34 @@ def _show(
     say(f"{indent}[{summary}]")
 
 
-def _fit(text: str, width: int) -> str:
-    """``text`` cut to ``width`` terminal columns (wide characters such as 한 take two)."""
-    if sum(_columns(char) for char in text) <= width:
-        return text
-    used = 0
-    for index, char in enumerate(text):
-        used += _columns(char)
-        if used > width - 1:  # one column stays for the ellipsis
-            return text[:index] + "…"
-    return text
+FIELD_SEPARATOR = " · "
+SLOT_SEPARATOR = ", "
 
 
-def _columns(char: str) -> int:
-    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+def _fit(summary: str, width: int) -> str:
+    """``summary`` in ``width`` terminal columns, cut only between fields, never inside one
+    ("intent affi…" says nothing): first whole slots go, so that the intent, the fallback and
+    the completion still show, then whole fields from the end; "…" marks the cut."""
+    if _columns(summary) <= width:
+        return summary
+    fields = summary.split(FIELD_SEPARATOR)
+    at = next((i for i, field in enumerate(fields) if field.startswith("slots ")), None)
+    if at is not None:
+        slots = fields[at].removeprefix("slots ").split(SLOT_SEPARATOR)
+        while len(slots) > 1:
+            slots.pop()
+            fields[at] = f"slots {SLOT_SEPARATOR.join([*slots, '…'])}"
+            line = FIELD_SEPARATOR.join(fields)
+            if _columns(line) <= width:
+                return line
+    while fields:
+        fields.pop()
+        line = FIELD_SEPARATOR.join([*fields, "…"])
+        if _columns(line) <= width:
+            return line
+    return "…"
+
+
+def _columns(text: str) -> int:
+    """Terminal columns of ``text``: wide characters such as 한 take two."""
+    return sum(2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)

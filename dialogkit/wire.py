@@ -7,10 +7,39 @@ ignore unknown fields; responses drop null values when serialized (see ``to_json
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic_core import PydanticSerializationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError, PydanticSerializationError, to_json
+
+MAX_SHORT_TEXT_CHARS = 256
+"""Cap on a short text a session keeps for its life: a user id, name, text location, locale,
+time zone or date-time, and a model name."""
+MAX_PROMPT_CHARS = 8000
+"""Cap on ``user_system_prompt``, kept in the session and sent with every generated reply."""
+MAX_OBJECT_BYTES = 16 * 1024
+"""Cap on ``user.profile`` and ``user.metadata``, each measured as compact JSON."""
+
+ShortText = Annotated[str, Field(max_length=MAX_SHORT_TEXT_CHARS)]
+
+
+def _bounded_object(value: dict[str, Any]) -> dict[str, Any]:
+    """An object a session keeps for its life, refused (422) above ``MAX_OBJECT_BYTES``."""
+    size = len(to_json(value, fallback=str))
+    if size > MAX_OBJECT_BYTES:
+        raise PydanticCustomError(
+            "object_too_large",
+            "Object should have at most {limit} bytes of JSON, not {size}",
+            {"limit": MAX_OBJECT_BYTES, "size": size},
+        )
+    return value
+
+
+BoundedObject = Annotated[
+    dict[str, Any],
+    AfterValidator(_bounded_object),
+    Field(description=f"At most {MAX_OBJECT_BYTES} bytes as compact JSON."),
+]
 
 
 def dump_json(
@@ -59,15 +88,15 @@ class ChatbotSessionLocation(WireModel):
 
 
 class ChatbotSessionUser(WireModel):
-    id: str = ""
-    name: str = ""
+    id: ShortText = ""
+    name: ShortText = ""
     age: int | None = None
-    location: ChatbotSessionLocation | str = ""
-    profile: dict[str, Any] = Field(default_factory=dict)
-    locale: str = ""
-    timezone: str = ""
-    date_time: str = ""
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    location: ChatbotSessionLocation | ShortText = ""
+    profile: BoundedObject = Field(default_factory=dict)
+    locale: ShortText = ""
+    timezone: ShortText = ""
+    date_time: ShortText = ""
+    metadata: BoundedObject = Field(default_factory=dict)
 
     def sent_values(self) -> dict[str, Any]:
         """Only the values actually sent: non-default and non-null, as stored in the session."""
@@ -82,9 +111,9 @@ class CompletionOptions(WireModel):
 class ChatbotSessionCreateRequest(WireModel):
     user: ChatbotSessionUser = Field(default_factory=ChatbotSessionUser)
     scenario_name: str = ""
-    llm_choice: str = ""
-    nlu_llm_choice: str = ""
-    user_system_prompt: str = ""
+    llm_choice: ShortText = ""
+    nlu_llm_choice: ShortText = ""
+    user_system_prompt: str = Field("", max_length=MAX_PROMPT_CHARS)
     bot_first: bool | None = None
     max_fallback_retries: int | None = Field(None, ge=0)
     stt_confidence_threshold: float = -0.7

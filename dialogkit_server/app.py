@@ -14,20 +14,20 @@ import gc
 import hmac
 import itertools
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
 from importlib import metadata
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypedDict
 
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.config import Config
 from sanic.worker.loader import AppLoader
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
-from dialogkit.engine.readiness import readiness
 from dialogkit.errors import (
     DialogkitError,
+    IdempotencyKeyReused,
     ScenarioError,
     ScenarioInvalid,
     SessionBusy,
@@ -61,10 +61,13 @@ from dialogkit_server.errors import (
     PublicErrorHandler,
     dumps,
     json_answer,
+    key_reused,
     parse_body,
     register_error_handlers,
     too_long,
 )
+from dialogkit_server.protocol import RequestClockProtocol
+from dialogkit_server.ready import SharedProbe, public_form
 from dialogkit_server.rootpath import Service, normalize_root_path, public_root
 
 logger = logging.getLogger("dialogkit.server")
@@ -132,13 +135,14 @@ def create_app(
     openapi.extend(app)
     register_error_handlers(app)
 
+    probe = SharedProbe(engine, settings.ready_cache_s)  # one per worker, for every mount
     mounts = [""] if not root_path else ["", root_path]
     for index, prefix in enumerate(mounts):
         api = _api_blueprint(f"api{index}", prefix, engine, settings, version)
         docs = openapi.docs_blueprint(
             f"docs{index}", prefix=prefix, root_path=root_path, title=TITLE
         )
-        operations = _operations_blueprint(f"ops{index}", prefix, engine)
+        operations = _operations_blueprint(f"ops{index}", prefix, probe, settings)
         app.blueprint(api)
         app.blueprint(docs)
         app.blueprint(operations)
@@ -279,6 +283,8 @@ def _api_blueprint(
             raise DetailError(404, SESSION_NOT_FOUND) from None
         except SessionBusy:
             raise  # a 429 with Retry-After (errors.py): nothing was applied
+        except IdempotencyKeyReused as exc:
+            raise key_reused(IDEMPOTENCY_KEY, exc.key) from None
         except Exception:
             # The contract's answer to an internal failure: 200 with error=true, no details.
             logger.exception("turn failed for session %s", escape(repr(body.session_id)))
@@ -309,17 +315,21 @@ def _api_blueprint(
     return bp
 
 
-def _operations_blueprint(name: str, prefix: str, engine: Engine) -> Blueprint:
+def _operations_blueprint(
+    name: str, prefix: str, probe: SharedProbe, settings: Settings
+) -> Blueprint:
     """Routes for operators, outside the contract (and its OpenAPI document).
 
     ``GET /v1/ready`` answers 200 when the skill runtime, the model endpoints and the store
     can serve turns, else 503 naming what cannot; ``GET /`` stays the contract's liveness.
+    The detail of each check (addresses, errors) is shown only with the admin token.
     """
     bp = Blueprint(name, url_prefix=prefix or None)
 
     async def ready(request: Request) -> HTTPResponse:
-        report = workers_module.with_worker_check(await readiness(engine), request.app)
-        return json_answer(report.to_json(), 200 if report.ready else 503)
+        report = workers_module.with_worker_check(await probe.report(), request.app)
+        body = report.to_json() if _is_admin(request, settings) else public_form(report)
+        return json_answer(body, 200 if report.ready else 503)
 
     bp.add_route(ready, "/v1/ready", methods=["GET"], name="ready")
     return bp
@@ -379,7 +389,8 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
         "description": "Only session_id, message_input.text and message_input.confidence "
         "are used. Turns of one session are serialized. An optional `Idempotency-Key` header "
         "(up to 255 characters; an addition to the contract) makes a retry of the same turn "
-        "answer the saved reply instead of applying the message twice.",
+        "answer the saved reply instead of applying the message twice; the same key with a "
+        "different message is a 422 (`idempotency_key_reused`), never the saved reply.",
         "body": ChatbotRequest,
         "responses": {
             200: (ChatbotMessageResponse, "The bot reply; error=true on an internal failure"),
@@ -436,13 +447,21 @@ def _checked_scenario(graph: dict[str, Any]) -> Scenario:
     return scenario
 
 
+def _is_admin(request: Request, settings: Settings) -> bool:
+    """Whether the request carries ``Authorization: Bearer <DIALOGKIT_ADMIN_TOKEN>`` (never
+    when no token is set)."""
+    token = settings.admin_token
+    scheme, _, given = (request.headers.get("authorization") or "").partition(" ")
+    return bool(
+        token
+        and scheme.lower() == "bearer"
+        and hmac.compare_digest(given.strip().encode(), token.encode())
+    )
+
+
 def _check_admin(request: Request, settings: Settings) -> None:
     """With ``DIALOGKIT_ADMIN_TOKEN`` set, a request without that bearer token gets a 401."""
-    token = settings.admin_token
-    if not token:
-        return
-    scheme, _, given = (request.headers.get("authorization") or "").partition(" ")
-    if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode()):
+    if not settings.admin_token or _is_admin(request, settings):
         return
     raise DetailError(
         401,
@@ -510,21 +529,41 @@ def serve(
     """
     settings = settings if settings is not None else Settings()
     workers_module.check_workers(workers, settings)
+    _log_to_console()
+    announce = _announcer(host, port)
     with ExitStack() as stack:
         if with_skill_runtime:
             settings = stack.enter_context(_skill_runtime(settings))
+        # The request clock starts at a request's first byte (see dialogkit_server.protocol).
+        server = _ServerOptions(
+            host=host,
+            port=port,
+            debug=False,
+            backlog=settings.backlog,
+            protocol=RequestClockProtocol,
+        )
         if workers <= 1:
             app = _serving_app(settings)
-            app.run(
-                host=host, port=port, single_process=True, debug=False, backlog=settings.backlog
-            )
+            app.after_server_start(announce)
+            app.run(single_process=True, **server)
             return
         # Each worker builds its own app (and engine) from the same settings.
         loader = AppLoader(factory=functools.partial(_serving_app, settings))
         app = loader.load()
         workers_module.supervise(app)
-        app.prepare(host=host, port=port, workers=workers, debug=False, backlog=settings.backlog)
+        app.main_process_ready(announce)
+        app.prepare(workers=workers, **server)
         Sanic.serve(primary=app, app_loader=loader)
+
+
+class _ServerOptions(TypedDict):
+    """What ``app.run`` and ``app.prepare`` of ``serve`` share."""
+
+    host: str
+    port: int
+    debug: bool
+    backlog: int
+    protocol: type[asyncio.Protocol]
 
 
 def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
@@ -546,6 +585,31 @@ async def _freeze_startup_objects(app: Sanic[Any, Any]) -> None:
             logger.warning("registered scenario %s could not be loaded: %s", escape(name), exc)
     gc.collect()
     gc.freeze()
+
+
+def _log_to_console() -> None:
+    """Show dialogkit's start-up lines (the docs address, where models are served, the skill
+    runtime) beside Sanic's: Sanic configures its own loggers only, and without a handler
+    Python drops INFO lines."""
+    package = logging.getLogger("dialogkit")
+    if package.handlers or logging.getLogger().handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    package.addHandler(handler)
+    if package.level == logging.NOTSET:
+        package.setLevel(logging.INFO)
+
+
+def _announcer(host: str, port: int) -> Callable[[Sanic[Any, Any]], Coroutine[Any, Any, None]]:
+    """A listener that says where the API docs are, once the server listens."""
+    shown = "127.0.0.1" if host in ("", "0.0.0.0") else f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/docs"
+
+    async def announce(_app: Sanic[Any, Any]) -> None:
+        logger.info("serving; the API docs are at %s", url)
+
+    return announce
 
 
 @contextmanager

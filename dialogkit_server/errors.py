@@ -136,6 +136,23 @@ def too_long(
     )
 
 
+def key_reused(header: str, key: str) -> RequestBodyInvalid:
+    """The 422 for an idempotency key sent again with a different message (the IETF
+    Idempotency-Key draft's status), in the contract's 422 shape, at the header."""
+    return RequestBodyInvalid(
+        [
+            ValidationErrorItem(
+                type="idempotency_key_reused",
+                loc=["header", header],
+                msg="This key was already used in this session for a different message: "
+                "send a new key with a new message (the same message with the same key is a "
+                "retry and gets the saved reply)",
+                input=_jsonable(key),
+            )
+        ]
+    )
+
+
 async def _detail_error(request: Request, exc: Exception) -> HTTPResponse:
     assert isinstance(exc, DetailError)
     response = json_answer(ErrorDetail(detail=exc.detail).to_json(), exc.status_code)

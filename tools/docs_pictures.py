@@ -23,7 +23,9 @@ IMAGES = ROOT / "docs" / "images"
 COFFEE = ROOT / "docs" / "examples" / "coffee.json"
 CONVERSATION = ["I'd like a latte", "large", "yes"]
 WIDGET_SIZE = (760, 380)
-SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+SESSION_ID = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<=dk-snapshot-)[0-9a-f]{32}"
+)
 
 
 def pictures() -> dict[str, str]:
@@ -53,7 +55,7 @@ def pictures() -> dict[str, str]:
 
 
 def normalized(svg: str) -> str:
-    """The picture without its session id, which changes on every run."""
+    """The picture without its session id and widget id, which change on every run."""
     return SESSION_ID.sub("<id>", svg)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Unpack
 
 from dialogkit._lifecycle import AsyncClosingMixin, ClosingMixin
+from dialogkit.engine import idempotency
 from dialogkit.engine.options import EngineStartOptions
 from dialogkit.engine.providers import Router
 from dialogkit.engine.session import Reply, Session
@@ -24,7 +25,7 @@ from dialogkit.engine.state import (
 )
 from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
-from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound
+from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound, checked_options
 from dialogkit.logsafe import escape
 from dialogkit.nlu.rules import RuleIndex
 from dialogkit.scenario.cache import ScenarioCache
@@ -128,25 +129,30 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         """
         loaded = await self.scenarios.aresolve(scenario)
         loaded.ensure_valid()
-        session_user = ChatbotSessionUser.model_validate(user or {})
+        with checked_options("user"):
+            session_user = ChatbotSessionUser.model_validate(user or {})
         sent = session_user.sent_values()
         if "date_time" not in sent:
             sent["date_time"] = now_in(session_user.timezone)
         document = loaded.document
-        config = SessionConfig(
-            session_id=str(uuid.uuid4()),
-            scenario_key=loaded.fingerprint,
-            user=sent,
-            llm_choice=llm_choice,
-            nlu_llm_choice=nlu_llm_choice,
-            user_system_prompt=user_system_prompt,
-            bot_first=_first_of(bot_first, document.graph.bot_first, document.metadata.bot_first),
-            max_fallback_retries=max_fallback_retries,
-            stt_confidence_threshold=stt_confidence_threshold,
-            completion_options=CompletionOptions.model_validate(completion_options or {}),
-            hybrid_nlu=hybrid_nlu,
-            created_at=time.time(),
-        )
+        bot_first = _first_of(bot_first, document.graph.bot_first, document.metadata.bot_first)
+        with checked_options("completion_options"):
+            completion = CompletionOptions.model_validate(completion_options or {})
+        with checked_options():
+            config = SessionConfig(
+                session_id=str(uuid.uuid4()),
+                scenario_key=loaded.fingerprint,
+                user=sent,
+                llm_choice=llm_choice,
+                nlu_llm_choice=nlu_llm_choice,
+                user_system_prompt=user_system_prompt,
+                bot_first=bot_first,
+                max_fallback_retries=max_fallback_retries,
+                stt_confidence_threshold=stt_confidence_threshold,
+                completion_options=completion,
+                hybrid_nlu=hybrid_nlu,
+                created_at=time.time(),
+            )
         state = DialogueState(
             current_node=loaded.entry,
             context=initial_context(loaded.language, sent),
@@ -193,7 +199,8 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         Internal failures do not raise: they answer ``error=True`` with empty fields and
         leave the stored state exactly as it was. With an ``idempotency_key``, the reply is
         saved with the turn, and a message sent again with the same key gets that reply back
-        instead of a second turn (a client retrying a turn whose answer it never received).
+        instead of a second turn (a client retrying a turn whose answer it never received);
+        the same key with a different message raises ``IdempotencyKeyReused``.
         """
         started = time.perf_counter()
         async with self.store.lock(session_id):
@@ -201,7 +208,8 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             if idempotency_key:
                 saved = await self.store.saved_reply(session_id, idempotency_key)
                 if saved is not None:
-                    return Reply.model_validate_json(saved)
+                    digest = idempotency.message_digest(text, confidence)
+                    return idempotency.replayed(saved, digest, idempotency_key)
             scenario = await self._scenario_of(stored.config)
             return await self._run(
                 stored.config,
@@ -288,7 +296,10 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         trace = turn.record(outcome, node_before, elapsed_ms)
         # The reply is built before the save, so that it can be saved with the turn.
         reply = await self._reply(config, state, outcome.reply, started, pending=turn.records)
-        saved = (idempotency_key, dump_json(reply)) if idempotency_key else None
+        saved = None
+        if idempotency_key:
+            digest = idempotency.message_digest(text, confidence)
+            saved = (idempotency_key, idempotency.saved_reply(digest, dump_json(reply)))
         await self.store.save(config, state, turn.records, scenario, new=opening, reply=saved)
         reply.trace = trace
         return reply
@@ -459,7 +470,11 @@ def _first_of(*values: bool | None) -> bool:
 
 def _default_store(settings: Settings) -> SessionStore:
     state_ttl_s, config_ttl_s = settings.state_ttl_s, settings.config_ttl_s
-    limits = RecordLimits(history=settings.history_limit, transcript=settings.transcript_limit)
+    limits = RecordLimits(
+        history=settings.history_limit,
+        transcript=settings.transcript_limit,
+        replies=settings.idempotency_replies,
+    )
     if settings.redis_url:
         from dialogkit.store.redis import RedisStore
 

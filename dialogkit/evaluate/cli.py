@@ -1,22 +1,34 @@
-"""``dialogkit eval``: run an evaluation from the command line and gate CI on its success."""
+"""``dialogkit eval``: run an evaluation from the command line and gate CI on its success.
+
+It prints one line per notice (the skill runtime it started), the summary, success per
+persona, the failure kinds, warnings and one failing transcript per top failure kind;
+``--out`` saves the tables, the run's parameters and that report for a notebook.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
+
+from pydantic import ValidationError
 
 from dialogkit.errors import DialogkitError
+from dialogkit.evaluate.goal import Goal
 from dialogkit.evaluate.results import Results
 from dialogkit.evaluate.runner import evaluate
 from dialogkit.scenario.scenario import Scenario
 
+REPORT_FILE = "report.txt"
 
-def run_eval(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Evaluate, print the summary table, save; exit 1 when a model is below ``--min-success``."""
-    # Simulated users reach failing skills and bad input on purpose; the table says enough.
+
+def run_eval(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Evaluate, print the report, save; exit 1 when a model is below ``--min-success``."""
+    out = out or sys.stdout
+    # Simulated users reach failing skills and bad input on purpose; the report says enough.
     quiet = logging.getLogger("dialogkit")
     level = quiet.level
     quiet.setLevel(logging.ERROR)
@@ -27,9 +39,14 @@ def run_eval(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         return 2
     finally:
         quiet.setLevel(level)
-    write_summary(results, out)
+    for notice in results.meta.get("notices", []):
+        out.write(f"{notice}\n")
+    text = results.report(transcripts=args.transcripts)
+    out.write(text)
     if args.out:
-        out.write(f"saved to {results.save(args.out)}\n")
+        folder = results.save(args.out)
+        (folder / REPORT_FILE).write_text(text, encoding="utf-8")
+        out.write(f"saved to {folder}\n")
     return gate(results, args.min_success, out)
 
 
@@ -38,9 +55,10 @@ def _evaluate(args: argparse.Namespace) -> Results:
     target = args.scenario
     local = Path(target).exists()
     scenario = Scenario.from_file(target) if local else Scenario.load(target)
+    users: int | list[Goal] = read_goals(args.goals) if args.goals else args.users
     return evaluate(
         target if args.server and not local else scenario,
-        args.users,
+        users,
         persona=args.persona,
         models=models,
         repeats=args.repeats,
@@ -50,17 +68,42 @@ def _evaluate(args: argparse.Namespace) -> Results:
         progress=not args.no_progress,
         server=args.server,
         engine_options={"skill_runtime": args.skill_runtime} if args.skill_runtime else None,
+        date_time=None if args.date_time == "now" else args.date_time,
+        timezone=args.timezone,
+        end_node=args.end_node,
     )
 
 
-def write_summary(results: Results, out: TextIO) -> None:
-    table = results.summary()
-    out.write(table.to_string(float_format=lambda value: f"{value:.3f}") + "\n")
-    failures = results.conversations["failure"].dropna()
-    if len(failures):
-        out.write("most common failures:\n")
-        for reason, count in failures.value_counts().head(5).items():
-            out.write(f"  {count:6d}  {reason}\n")
+def read_goals(path: str) -> list[Goal]:
+    """Goals from a JSON list or JSON Lines file; errors name the file and the goal."""
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DialogkitError(f"--goals {path}: cannot read it ({exc.strerror}).") from exc
+    try:
+        stripped = text.lstrip()
+        items: list[Any] = (
+            json.loads(text)
+            if stripped.startswith("[")
+            else [json.loads(line) for line in text.splitlines() if line.strip()]
+        )
+    except json.JSONDecodeError as exc:
+        raise DialogkitError(
+            f"--goals {path}: not JSON (line {exc.lineno}: {exc.msg}); give a list of "
+            "goals or one goal per line."
+        ) from exc
+    goals = []
+    for index, item in enumerate(items):
+        try:
+            goals.append(Goal.model_validate(item))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise DialogkitError(f"--goals {path}: goal [{index}].{where}: {first['msg']}") from exc
+    if not goals:
+        raise DialogkitError(f"--goals {path}: the file holds no goals.")
+    return goals
 
 
 def gate(results: Results, min_success: float | None, out: TextIO) -> int:

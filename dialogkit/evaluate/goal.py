@@ -9,16 +9,21 @@ must have been called. ``Goal.sample`` draws goals from a scenario's slot regist
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from datetime import date, timedelta
+from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from dialogkit.engine.session import Reply
+from dialogkit.evaluate.clock import Clock
+from dialogkit.evaluate.failures import FailureKind
 from dialogkit.evaluate.language import FREE_TEXT, builtin_examples, language_of, supported
+from dialogkit.evaluate.outcomes import outcomes_of
 from dialogkit.evaluate.routes import routes_of
 from dialogkit.nlu.entities import INVALID, coerce
+from dialogkit.nlu.frame import Frame
+from dialogkit.scenario.conditions import iter_conditions
 from dialogkit.scenario.model import Slot
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.testing.conversations import Expectations, Observation, check
@@ -57,72 +62,221 @@ class Goal(BaseModel):
     # ----------------------------------------------------------------- sampling
 
     @classmethod
-    def sample(cls, scenario: Scenario, seed: int | str = 0) -> Goal:
-        """One goal: a value for every slot the graph asks for, the scenario's main end.
+    def sample(cls, scenario: Scenario, seed: int | str = 0, clock: Clock | None = None) -> Goal:
+        """One goal: a value for every slot the graph asks for (or sets), no fixed end.
 
-        Values come from the slot registry: an enum value (worded as the value or one of its
-        synonyms), an example, a number within the validation range, a date or time. Slots
-        whose values cannot be produced (a pattern slot with no examples) are left out.
+        Values come from the slot registry: ``eval_values`` when the scenario gives them,
+        else an enum value (worded as the value or one of its synonyms), an example, a
+        number within the validation range, a date or time; every value is checked
+        against the slot's type, pattern and validation in the evaluation's ``clock``.
+        Slots the graph only sets (a checklist ticked by transitions) want the value the
+        graph sets. Slots whose values cannot be produced (a pattern slot with no
+        examples) are left out. A yes/no slot whose "no" asks again (a transition on
+        ``slots.NAME`` equal to false that clears it) is a confirmation: the goal says yes.
+        Any success end of the scenario will do (``outcomes``).
         """
         rng = random.Random(f"goal:{seed}")
-        asked = dict.fromkeys(name for node in scenario.nodes for name in node.collect_slots)
+        frame = (clock or Clock()).frame
         slots: dict[str, Any] = {}
         say: dict[str, list[str]] = {}
-        for name in asked:
+        confirmations = confirmation_slots(scenario)
+        for name in asked_slots(scenario):
             slot = scenario.slot(name)
-            drawn = draw_value(slot, scenario.language, rng) if slot is not None else None
+            drawn = draw_value(slot, scenario.language, rng, frame, name) if slot else None
+            if name in confirmations:
+                drawn = True, builtin_examples("affirm", scenario.language)[:3] or ["yes"]
             if drawn is not None:
                 slots[name], say[name] = drawn
-        ends = routes_of(scenario).ends()
-        return cls(slots=slots, say=say, end_node=ends[0].id if ends else None)
+        for name, value in set_only_slots(scenario).items():
+            slots[name] = value
+        return cls(slots=slots, say=say)
 
     @classmethod
-    def sample_many(cls, scenario: Scenario, n: int, seed: int | str = 0) -> list[Goal]:
+    def sample_many(
+        cls, scenario: Scenario, n: int, seed: int | str = 0, clock: Clock | None = None
+    ) -> list[Goal]:
         """``n`` goals, the i-th drawn with seed ``f"{seed}/{i}"``."""
-        return [cls.sample(scenario, f"{seed}/{index}") for index in range(n)]
+        return [cls.sample(scenario, f"{seed}/{index}", clock) for index in range(n)]
 
     # ----------------------------------------------------------------- judging
 
-    def judge(
-        self,
-        scenario: Scenario,
-        final: Reply,
-        info: ChatbotSessionInfoResponse,
-        path: list[str],
-    ) -> Verdict:
+    def judge(self, scenario: Scenario, trail: Trail) -> Verdict:
         """Whether the conversation met the goal; if not, the first reason why.
 
-        Slots the session filled must hold the wanted values; slots it never asked for (a
-        branch not taken) may stay empty.
+        The session is judged where it first completed: at an end the goal names, else at
+        any success end of the scenario (``outcomes_of``). Slots the session filled must
+        hold the wanted values; slots it never asked for (a branch not taken) may stay
+        empty. Sanity checks come first, so no nonsense run counts as success.
         """
-        where = info.current_node
-        if not info.session_complete:
-            return Verdict(False, f"not complete: stopped at node {where}")
-        if self.end_node is not None and where != self.end_node:
-            return Verdict(False, f"ended at node {where}, expected {self.end_node}")
-        reason = final.final_data.end_reason if final.final_data else None
-        if self.end_reason is not None and reason != self.end_reason:
-            return Verdict(False, f"end reason {reason!r}, expected {self.end_reason!r}")
+        info, where = trail.info, trail.info.current_node
+        if trail.looped is not None:
+            first, second = trail.looped
+            return Verdict.fail("loop", f"alternated between {first} and {second}")
+        unaskable = sorted(set(self.slots) - fillable_slots(scenario))
+        if unaskable:
+            return Verdict.fail(
+                "goal_unaskable", f"the graph never asks for {', '.join(unaskable)}"
+            )
+        ended = self._end(scenario, trail)
+        if ended is not None and trail.rejections:
+            # Not the dialogue's failure: the skill refused what the goal asked of it.
+            return Verdict.fail("skill_rejected", f"skill rejected the goal: {trail.rejections[0]}")
+        if ended is not None:
+            return ended
+        if self.slots and not self._engaged(scenario, trail):
+            return Verdict.fail(
+                "asked_nothing", f"completed at {where} without asking for any goal slot"
+            )
         for name, wanted in self.slots.items():
             got = info.slots.get(name)
             if got not in (None, "") and not same_value(got, wanted):
-                return Verdict(False, f"slot {name}: {got!r}, wanted {wanted!r}")
-        called = {scenario.node(n).params.skill for n in path if scenario.has_node(n)}
+                return Verdict.fail("wrong_value", f"slot {name}: {got!r}, wanted {wanted!r}")
+        called = {scenario.node(n).params.skill for n in trail.path if scenario.has_node(n)}
         for skill in self.skills:
             if skill not in called:
-                return Verdict(False, f"skill {skill} was not called")
+                return Verdict.fail("expectation", f"skill {skill} was not called")
         if self.expect is not None:
-            unmet = check(self.expect, Observation(final, info))
+            unmet = check(self.expect, Observation(trail.final, info))
             if unmet is not None:
                 name, expected, actual = unmet
-                return Verdict(False, f"{name}: expected {expected!r}, got {actual!r}")
+                return Verdict.fail("expectation", f"{name}: expected {expected!r}, got {actual!r}")
         return Verdict(True)
+
+    def _end(self, scenario: Scenario, trail: Trail) -> Verdict | None:
+        """A failure for where (and whether) the session completed, or None when it is fine."""
+        info, where = trail.info, trail.info.current_node
+        if not info.session_complete:
+            if trail.failed_skills:
+                return Verdict.fail("skill_failed", trail.failed_skills[0])
+            if trail.left:
+                return Verdict.fail("user_left", f"left at node {where}: no way to the goal")
+            return Verdict.fail("turn_limit", f"not complete: stopped at node {where}")
+        reason = trail.final.final_data.end_reason if trail.final.final_data else None
+        outcomes = outcomes_of(scenario)
+        if self.end_node is not None and where != self.end_node:
+            failed = outcomes.of.get(where) == "failure"
+            if failed and trail.failed_skills:
+                return Verdict.fail("skill_failed", trail.failed_skills[0])
+            kind: FailureKind = "failure_end" if failed else "wrong_end"
+            return Verdict.fail(kind, f"ended at node {where}, expected {self.end_node}")
+        if self.end_node is None and not outcomes.is_success(where):
+            if trail.failed_skills:
+                return Verdict.fail("skill_failed", trail.failed_skills[0])
+            return Verdict.fail("failure_end", f"ended at failure end {where} ({reason})")
+        if self.end_reason is not None and reason != self.end_reason:
+            return Verdict.fail("wrong_end", f"end reason {reason!r}, expected {self.end_reason!r}")
+        return None
+
+    def _engaged(self, scenario: Scenario, trail: Trail) -> bool:
+        """Whether the conversation asked for (or filled) at least one goal slot."""
+        asked = {
+            name
+            for node in trail.path
+            if scenario.has_node(node)
+            for name in scenario.node(node).collect_slots
+        }
+        filled = {n for n, v in trail.info.slots.items() if v not in (None, "")}
+        return bool(set(self.slots) & (asked | filled))
+
+
+@dataclass(frozen=True)
+class Trail:
+    """What the runner saw of one conversation, for judging it."""
+
+    final: Reply
+    info: ChatbotSessionInfoResponse
+    path: list[str]
+    left: bool = False
+    looped: tuple[str, str] | None = None
+    rejections: list[str] = field(default_factory=list)
+    """Skill calls the runtime refused (a 4xx answer to the goal's values)."""
+    failed_skills: list[str] = field(default_factory=list)
+    """Other failed skill calls (no runtime, timeouts, server errors)."""
 
 
 @dataclass(frozen=True)
 class Verdict:
     success: bool
     failure: str | None = None
+    kind: FailureKind | None = None
+
+    @classmethod
+    def fail(cls, kind: FailureKind, failure: str) -> Verdict:
+        return cls(False, failure, kind)
+
+
+def asked_slots(scenario: Scenario) -> list[str]:
+    """Slots some node asks for, in graph order."""
+    return list(dict.fromkeys(name for node in scenario.nodes for name in node.collect_slots))
+
+
+def set_only_slots(scenario: Scenario) -> dict[str, Any]:
+    """Slots no node asks for that transitions set to a fixed value (a checklist)."""
+    return routes_of(scenario).memo("set_only_slots", lambda: _set_only_slots(scenario))
+
+
+def _set_only_slots(scenario: Scenario) -> dict[str, Any]:
+    asked = {n for node in scenario.nodes for n in (*node.collect_slots, *node.accept_slots)}
+    found: dict[str, Any] = {}
+    for edges in routes_of(scenario).edges.values():
+        for edge in edges:
+            if edge.transition is None:
+                continue
+            for key, value in edge.transition.set_values.items():
+                name = key.removeprefix("slots.")
+                fixed = not (isinstance(value, str) and "{" in value) and value is not None
+                if key.startswith("slots.") and name not in asked and fixed:
+                    found.setdefault(name, value)
+    return found
+
+
+def confirmation_slots(scenario: Scenario) -> set[str]:
+    """Boolean slots whose false value only asks them again: a transition tests
+    ``slots.NAME`` equal to false and clears it. No goal can want "no" there."""
+    return routes_of(scenario).memo("confirmation_slots", lambda: _confirmation_slots(scenario))
+
+
+def _confirmation_slots(scenario: Scenario) -> set[str]:
+    found = set()
+    for edges in routes_of(scenario).edges.values():
+        for edge in edges:
+            transition = edge.transition
+            if transition is None or not transition.clear_slots:
+                continue
+            for condition, _ in iter_conditions(transition.condition, ""):
+                name = condition.field.removeprefix("slots.")
+                if (
+                    condition.field.startswith("slots.")
+                    and name in transition.clear_slots
+                    and condition.operator == "equals"
+                    and condition.value is False
+                ):
+                    found.add(name)
+    return found
+
+
+def fillable_slots(scenario: Scenario) -> set[str]:
+    """Slots the graph can fill: asked, accepted, set by a transition or by a skill."""
+    return routes_of(scenario).memo("fillable_slots", lambda: _fillable_slots(scenario))
+
+
+def _fillable_slots(scenario: Scenario) -> set[str]:
+    names = {n for node in scenario.nodes for n in (*node.collect_slots, *node.accept_slots)}
+    names |= {
+        key.removeprefix("slots.")
+        for node in scenario.nodes
+        for key in (*node.params.result_map, *node.params.allowed_updates)
+    }
+    names |= {
+        n for edges in routes_of(scenario).edges.values() for e in edges for n in e.sets_slots()
+    }
+    names |= {
+        key.removeprefix("slots.")
+        for t in scenario.document.graph.global_transitions
+        for key in t.set_values
+        if key.startswith("slots.")
+    }
+    return names
 
 
 def same_value(got: Any, wanted: Any) -> bool:
@@ -138,8 +292,17 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def draw_value(slot: Slot, language: str, rng: random.Random) -> tuple[Any, list[str]] | None:
-    """A value for ``slot`` and the ways to say it, or None when none can be produced."""
+def draw_value(
+    slot: Slot, language: str, rng: random.Random, frame: Frame | None = None, name: str = ""
+) -> tuple[Any, list[str]] | None:
+    """A value for ``slot`` and the ways to say it, or None when none can be produced.
+
+    Every wording is read back through the slot's own extraction and validation in
+    ``frame`` (the evaluation's clock), so a goal never wants what the slot would refuse.
+    """
+    frame = frame or Clock().frame
+    if slot.eval_values:
+        return _first_valid(slot, rng.sample(slot.eval_values, len(slot.eval_values)), frame, name)
     if slot.type == "enum" and slot.values:
         value = rng.choice(slot.values)
         words = [value, *slot.synonyms.get(value, [])]
@@ -150,23 +313,42 @@ def draw_value(slot: Slot, language: str, rng: random.Random) -> tuple[Any, list
         words = builtin_examples("affirm" if yes else "deny", language)
         return yes, words[:3] or [_text(yes)]
     if slot.examples:
-        text = rng.choice(slot.examples)
-    elif slot.type in {"integer", "number"}:
-        low = slot.validation.min if slot.validation.min is not None else DEFAULT_NUMBER_RANGE[0]
-        high = slot.validation.max if slot.validation.max is not None else DEFAULT_NUMBER_RANGE[1]
-        text = str(rng.randint(int(low), int(max(low, high))))
-    elif slot.type == "date":
-        day = date(2026, 1, 1) + timedelta(days=rng.randrange(365))
-        text = day.isoformat()
-    elif slot.type == "time":
-        text = f"{rng.randrange(9, 18):02d}:{rng.choice((0, 15, 30, 45)):02d}"
-    elif slot.type == "phone":
-        text = f"010-{rng.randrange(1000, 10000)}-{rng.randrange(1000, 10000)}"
-    elif slot.type == "email":
-        text = f"user{rng.randrange(1000)}@example.com"
-    elif slot.type == "text" and not slot.pattern:
-        text = rng.choice(FREE_TEXT[supported(language)])
-    else:
-        return None
-    value = coerce(slot, text)
-    return None if value is INVALID else (value, [text])
+        found = _first_valid(slot, rng.sample(slot.examples, len(slot.examples)), frame, name)
+        if found is not None:
+            return found
+    text = _generated(slot, language, rng, frame, name)
+    return None if text is None else _first_valid(slot, [text], frame, name)
+
+
+def _first_valid(
+    slot: Slot, texts: list[str], frame: Frame, name: str
+) -> tuple[Any, list[str]] | None:
+    for text in texts:
+        value = coerce(slot, text, frame=frame, name=name)
+        if value is not INVALID:
+            return value, [text]
+    return None
+
+
+def _generated(
+    slot: Slot, language: str, rng: random.Random, frame: Frame, name: str
+) -> str | None:
+    """A wording made up from the slot's type and validation (no examples fit)."""
+    rules = slot.validation
+    if slot.type in {"integer", "number"}:
+        low = rules.min if rules.min is not None else DEFAULT_NUMBER_RANGE[0]
+        high = rules.max if rules.max is not None else max(low, DEFAULT_NUMBER_RANGE[1])
+        return str(rng.randint(int(low), int(max(low, high))))
+    if slot.type == "date":
+        past = rules.period == "past" or "birth" in name
+        days = -rng.randrange(20 * 365, 70 * 365) if past else rng.randrange(1, 60)
+        return (frame.today + timedelta(days=days)).isoformat()
+    if slot.type == "time":
+        return f"{rng.randrange(9, 18):02d}:{rng.choice((0, 15, 30, 45)):02d}"
+    if slot.type == "phone":
+        return f"010-{rng.randrange(1000, 10000)}-{rng.randrange(1000, 10000)}"
+    if slot.type == "email":
+        return f"user{rng.randrange(1000)}@example.com"
+    if slot.type == "text" and not slot.pattern:
+        return rng.choice(FREE_TEXT[supported(language)])
+    return None

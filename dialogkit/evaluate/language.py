@@ -32,9 +32,24 @@ OFF_TOPIC: Final[dict[str, tuple[str, ...]]] = {
 }
 
 FREE_TEXT: Final[dict[str, tuple[str, ...]]] = {
-    "ko": ("조금 피곤했어요", "별일 없었어요", "어제 좀 늦게 잤어요", "괜찮은 편이에요"),
-    "ja": ("少し疲れました", "特に何もありませんでした", "昨日は遅く寝ました", "まあまあです"),
-    "en": ("a bit tired", "nothing special", "I went to bed late", "fairly good"),
+    "ko": (
+        "손주가 다녀갔어요",
+        "시장에 다녀왔어요",
+        "텔레비전을 오래 봤어요",
+        "화분에 물을 줬어요",
+    ),
+    "ja": (
+        "孫が遊びに来ました",
+        "市場に行ってきました",
+        "テレビを長く見ました",
+        "花に水をやりました",
+    ),
+    "en": (
+        "my grandson visited",
+        "I went to the market",
+        "I watched TV for long",
+        "I watered the plants",
+    ),
 }
 """Answers to open questions (a text slot with no examples)."""
 

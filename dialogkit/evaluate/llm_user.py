@@ -34,6 +34,8 @@ PERSONA_TEXT: dict[str, str] = {
     "terse": "You answer with as few words as possible.",
     "over_informative": "You give several pieces of information at once, unasked.",
     "self_correcting": "You sometimes give a wrong value first, then correct yourself.",
+    "paraphrasing": "You say everything in your own words, never the way the assistant "
+    "phrased it, with everyday fillers; dates and numbers in whatever form comes naturally.",
     "noisy": "You sometimes make typos or drift off topic for a moment.",
 }
 

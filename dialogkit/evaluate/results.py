@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from dialogkit.errors import DialogkitError
 from dialogkit.evaluate.metrics import pass_hat_k
+from dialogkit.evaluate.users import PERSONAS
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
 LIST_COLUMNS = ("path", "transitions")
-DICT_COLUMNS = ("slots",)
+DICT_COLUMNS = ("slots", "entities", "goal")
 META_FILE = "meta.json"
 
 
@@ -120,10 +121,51 @@ class Results:
                 "tokens": float(mine["tokens"].mean()),
                 "latency_p50_ms": float(latency.quantile(0.5)),
                 "latency_p95_ms": float(latency.quantile(0.95)),
+                "nonsense": int(mine["nonsense"].sum()) if "nonsense" in mine else 0,
                 "errors": int(mine["error"].notna().sum()),
             }
             rows.append(row)
         return pd.DataFrame(rows).set_index("model")
+
+    def by_persona(self) -> pd.DataFrame:
+        """Success per model and persona: how reachability (cooperative) compares with
+        robustness (paraphrasing, noisy); ``nonsense`` counts flagged runs."""
+        table = self.conversations.copy()
+        table["won"] = table["success"].astype(bool)
+        if "nonsense" not in table:
+            table["nonsense"] = False
+        grouped = table.groupby(["model", "persona"], sort=False)
+        frame = grouped.agg(
+            conversations=("won", "size"),
+            success=("won", "mean"),
+            nonsense=("nonsense", "sum"),
+        )
+        order = {persona: index for index, persona in enumerate(PERSONAS)}
+        frame = frame.sort_index(
+            level="persona", key=lambda names: names.map(lambda n: order.get(n, len(order)))
+        )
+        return frame.sort_index(level="model", sort_remaining=False).astype({"nonsense": int})
+
+    def failure_kinds(self) -> pd.DataFrame:
+        """How many conversations failed in each named way, per model, most common first."""
+        table = self.conversations
+        if "kind" not in table or not table["kind"].notna().any():
+            return _pandas().DataFrame(columns=["model", "kind", "count"])
+        counts = table[table["kind"].notna()].groupby(["model", "kind"]).size()
+        frame = counts.reset_index(name="count")
+        return frame.sort_values(["model", "count"], ascending=[True, False], ignore_index=True)
+
+    def report(self, transcripts: int = 3) -> str:
+        """The text ``dialogkit eval`` prints: tables, warnings, failing transcripts."""
+        from dialogkit.evaluate.report import report
+
+        return report(self, transcripts=transcripts)
+
+    def transcript(self, conversation_id: str) -> str:
+        """One conversation turn by turn, with node, NLU result and slots."""
+        from dialogkit.evaluate.report import transcript
+
+        return transcript(self, conversation_id)
 
     def funnel(self) -> pd.DataFrame:
         """Per model and node: conversations that reached it, went on from it, stopped there.

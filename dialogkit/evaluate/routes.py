@@ -9,10 +9,16 @@ reached has no distance.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
-from dialogkit.scenario.model import Node, Transition
+from dialogkit.scenario.model import Transition
 from dialogkit.scenario.scenario import Scenario
+
+T = TypeVar("T")
+
+EdgeKind = Literal["node", "global", "default", "turn_limit"]
 
 
 @dataclass(frozen=True)
@@ -22,6 +28,17 @@ class Edge:
     source: str
     target: str
     transition: Transition | None = None
+    kind: EdgeKind = "node"
+
+    def sets_slots(self) -> set[str]:
+        """Slots the transition writes (``set: {"slots.NAME": ...}``)."""
+        if self.transition is None:
+            return set()
+        return {
+            key.removeprefix("slots.")
+            for key in self.transition.set_values
+            if key.startswith("slots.")
+        }
 
 
 class Routes:
@@ -33,35 +50,47 @@ class Routes:
         known = {node.id for node in scenario.nodes}
         self.edges: dict[str, list[Edge]] = {}
         for node in scenario.nodes:
-            edges = [
-                Edge(node.id, t.target, t)
-                for t in (*node.next_nodes, *graph.global_transitions)
+            edges = [Edge(node.id, t.target, t) for t in node.next_nodes if t.target in known]
+            edges += [
+                Edge(node.id, t.target, t, "global")
+                for t in graph.global_transitions
                 if t.target in known
             ]
-            for fallback in (node.params.turn_limit_next, node.default_next):
-                if fallback in known and fallback is not None:
-                    edges.append(Edge(node.id, fallback))
+            limit = node.params.turn_limit_next
+            if limit is not None and limit in known:
+                edges.append(Edge(node.id, limit, kind="turn_limit"))
+            if node.default_next is not None and node.default_next in known:
+                edges.append(Edge(node.id, node.default_next, kind="default"))
             self.edges[node.id] = [] if node.terminal else edges
-        self._distances: dict[str, dict[str, int]] = {}
+        self._distances: dict[tuple[str, ...], dict[str, int]] = {}
+        self._facts: dict[str, Any] = {}
 
-    def distances_to(self, goal: str) -> dict[str, int]:
-        """Edges from each node to ``goal`` on the shortest route (absent: unreachable)."""
-        cached = self._distances.get(goal)
+    def memo(self, name: str, compute: Callable[[], T]) -> T:
+        """A fact about the graph (checklist slots, outcomes), computed once per scenario:
+        simulated users ask for them on every turn."""
+        if name not in self._facts:
+            self._facts[name] = compute()
+        found: T = self._facts[name]
+        return found
+
+    def distances_to_any(self, goals: tuple[str, ...]) -> dict[str, int]:
+        """Edges from each node to the nearest of ``goals`` (absent: none reachable)."""
+        cached = self._distances.get(goals)
         if cached is not None:
             return cached
         incoming: dict[str, list[str]] = {}
         for edges in self.edges.values():
             for edge in edges:
                 incoming.setdefault(edge.target, []).append(edge.source)
-        distances = {goal: 0}
-        queue = deque([goal])
+        distances = dict.fromkeys(goals, 0)
+        queue = deque(goals)
         while queue:
             current = queue.popleft()
             for source in incoming.get(current, []):
                 if source not in distances:
                     distances[source] = distances[current] + 1
                     queue.append(source)
-        self._distances[goal] = distances
+        self._distances[goals] = distances
         return distances
 
     def reachable(self, start: str) -> dict[str, int]:
@@ -76,15 +105,9 @@ class Routes:
                     queue.append(edge.target)
         return distances
 
-    def ends(self) -> list[Node]:
-        """Terminal nodes reachable from the entry, the farthest first (then in file order).
-
-        The farthest end is the one a scenario is built for (an order placed, a card issued);
-        nearer ones are usually ways out (goodbye, cancel).
-        """
-        distances = self.reachable(self.scenario.entry)
-        terminals = [n for n in self.scenario.nodes if n.terminal and n.id in distances]
-        return sorted(terminals, key=lambda node: -distances[node.id])
+    def incoming(self, target: str) -> list[Edge]:
+        """Edges into ``target`` from nodes a conversation can be at (not terminal ones)."""
+        return [e for edges in self.edges.values() for e in edges if e.target == target]
 
 
 _CACHE_SIZE = 32

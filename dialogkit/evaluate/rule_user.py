@@ -10,6 +10,9 @@ the node accepts that slot. Personas change the wording, not the goal:
 - ``terse``: the shortest wording;
 - ``over_informative``: every distinctive value it still has to give, in one utterance;
 - ``self_correcting``: sometimes names a wrong enum value first, then corrects it;
+- ``paraphrasing``: words nothing with the scenario's own examples where it can help it:
+  dialogue acts from a paraphrase bank, values in other forms, fillers, corrections
+  within an utterance (``paraphrase``);
 - ``noisy``: typos, low STT confidence, silence and off-topic remarks on some turns.
 
 Everything random comes from the user's own ``random.Random(seed)``: the same goal, persona
@@ -21,7 +24,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dialogkit.evaluate.goal import Goal, draw_value, same_value
+from dialogkit.evaluate import paraphrase
+from dialogkit.evaluate.goal import (
+    Goal,
+    confirmation_slots,
+    draw_value,
+    same_value,
+    set_only_slots,
+)
 from dialogkit.evaluate.language import (
     CONNECTOR,
     CORRECTION,
@@ -29,6 +39,7 @@ from dialogkit.evaluate.language import (
     builtin_examples,
     supported,
 )
+from dialogkit.evaluate.outcomes import outcomes_of
 from dialogkit.evaluate.routes import routes_of
 from dialogkit.evaluate.users import CONFIDENT, Persona, Situation, Utterance
 from dialogkit.nlu.entities import is_open
@@ -40,6 +51,13 @@ NOISE_RATE = 0.3
 """Share of a noisy user's turns that are typos, low-confidence audio, silence or off-topic."""
 MISTAKE_RATE = 0.5
 """Chance that a self-correcting user first names a wrong value for an enum slot."""
+MAX_CORRECTIONS = 3
+"""Turns spent correcting one misunderstood value (saying it again, or heading back to a
+node that asks for it) before the user lets it be and the goal fails on that slot: a
+person does not repeat a correction for ever."""
+MAX_DETOURS = 2
+"""Trips back to a node that would take a correction, all slots together: a person asks to
+change something once or twice, then lets it be (fewer than a loop's 8 alternating turns)."""
 LOW_CONFIDENCE = -0.95
 """Below the default STT threshold (-0.7): the engine's input gate rejects it."""
 
@@ -54,6 +72,12 @@ class RuleUser:
         self._improvised: dict[str, tuple[Any, list[str]]] = {}
         self._mistaken: set[str] = set()
         self._leaving = False
+        self._corrections: dict[str, int] = {}
+        """How often the user has tried to correct each slot (it gives up after a few)."""
+        self._detours = 0
+        """Turns spent heading back to a node that would take a correction (``MAX_DETOURS``)."""
+        self._tried: set[tuple[str, int]] = set()
+        """Checklist moves already made (node, edge index): each is tried once."""
 
     async def respond(self, situation: Situation) -> Utterance | None:
         return self.next(situation)
@@ -77,30 +101,68 @@ class RuleUser:
             for name in self._wanted(scenario)
             if situation.slots.get(name) not in (None, "")
             and not same_value(situation.slots[name], self._value(scenario, name))
+            and self._corrections.get(name, 0) < MAX_CORRECTIONS
         ]
         expected = situation.expected_slot
         fixable = [name for name in wrong if name in _listens_for(node)]
         # An open slot (free text, a number) would take the correction as its answer.
         if fixable and (expected is None or _distinctive(scenario, expected)):
-            phrase = self._phrase(scenario, fixable[0])
+            self._corrections[fixable[0]] = self._corrections.get(fixable[0], 0) + 1
+            phrase = self._phrase(scenario, fixable[0], correcting=True)
             return CORRECTION[language].format(value=phrase)
+        if wrong and expected in confirmation_slots(scenario):
+            # Asked to confirm a value it did not mean: "no" (the graph asks again).
+            self._corrections[wrong[0]] = self._corrections.get(wrong[0], 0) + 1
+            return self._intent_example(scenario, "deny") or "no"
         if expected is not None:
             return self._answer(situation, expected)
-        target = self.goal.end_node or _nearest_end(scenario, node)
-        if wrong and target is not None:
-            target = _nearest_listener(scenario, node, wrong[0]) or target
-        return self._move(situation, target)
+        targets = _targets(scenario, node, self.goal, situation.slots)
+        if wrong and targets:
+            listener = _nearest_listener(scenario, node, wrong[0])
+            if listener is not None and self._detours < MAX_DETOURS:
+                self._corrections[wrong[0]] = self._corrections.get(wrong[0], 0) + 1
+                self._detours += 1
+                targets = (listener,)
+        return self._fill(situation, targets) or self._move(situation, targets)
+
+    def _fill(self, situation: Situation, targets: tuple[str, ...]) -> str | None:
+        """Words for a way out that sets a slot the goal still wants (a checklist item),
+        provided the goal stays reachable from where it leads."""
+        scenario, node = situation.scenario, situation.node
+        checklist = set_only_slots(scenario)
+        missing = {
+            name
+            for name in self.goal.slots
+            if name in checklist and situation.slots.get(name) in (None, "")
+        }
+        if not missing or not targets:
+            return None
+        distances = routes_of(scenario).distances_to_any(targets)
+        for index, edge in enumerate(routes_of(scenario).edges[node.id]):
+            if (node.id, index) in self._tried or edge.target not in distances:
+                continue
+            if not edge.sets_slots() & missing:
+                continue
+            parts = self._satisfy(edge.transition.condition if edge.transition else None, situation)
+            if parts:
+                self._tried.add((node.id, index))
+                return CONNECTOR[supported(scenario.language)].join(parts)
+        return None
 
     def _answer(self, situation: Situation, name: str) -> str:
         parts = [self._say(situation.scenario, name)]
         if self.persona == "over_informative":
-            parts += [
-                self._say(situation.scenario, other)
-                for other in self._wanted(situation.scenario)
-                if other != name
-                and situation.slots.get(other) in (None, "")
-                and _distinctive(situation.scenario, other)
-            ]
+            ahead = _slots_ahead(situation.scenario, situation.node, self.goal)
+            for other in self._wanted(situation.scenario):
+                if (
+                    other != name
+                    and other in ahead
+                    and situation.slots.get(other) in (None, "")
+                    and _distinctive(situation.scenario, other)
+                ):
+                    part = self._say(situation.scenario, other)
+                    if part not in parts:  # two slots read from one phrase ("right 200")
+                        parts.append(part)
         return CONNECTOR[supported(situation.scenario.language)].join(parts)
 
     def _say(self, scenario: Scenario, name: str) -> str:
@@ -120,11 +182,11 @@ class RuleUser:
                 return self._rng.choice(others)
         return self._phrase(scenario, name)
 
-    def _move(self, situation: Situation, target: str | None) -> str:
-        """Words for the way out of the node that leads nearest to ``target``."""
+    def _move(self, situation: Situation, targets: tuple[str, ...]) -> str:
+        """Words for the way out of the node that leads nearest to one of ``targets``."""
         scenario, node = situation.scenario, situation.node
         routes = routes_of(scenario)
-        distances = routes.distances_to(target) if target is not None else {}
+        distances = routes.distances_to_any(targets) if targets else {}
         candidates = sorted(
             (edge for edge in routes.edges[node.id] if edge.target in distances),
             key=lambda edge: distances[edge.target],
@@ -219,11 +281,32 @@ class RuleUser:
             return self.goal.slots[name]
         return self._improvise(scenario, name)[0]
 
-    def _phrase(self, scenario: Scenario, name: str) -> str:
+    def _phrase(self, scenario: Scenario, name: str, *, correcting: bool = False) -> str:
         phrasings = self.goal.phrasings(name) or self._improvise(scenario, name)[1]
         if self.persona == "terse":
             return min(phrasings, key=len)
-        return self._rng.choice(phrasings)
+        chosen = self._rng.choice(phrasings)
+        if self.persona == "paraphrasing":
+            return self._paraphrase(scenario, name, chosen, correcting)
+        return chosen
+
+    def _paraphrase(self, scenario: Scenario, name: str, said: str, correcting: bool) -> str:
+        """The value in another form, sometimes after a filler or a value taken back
+        (not inside a correction, which already takes a value back)."""
+        slot, language = scenario.slot(name), supported(scenario.language)
+        if slot is None:
+            return said
+        wanted = self._value(scenario, name)
+        if slot.type == "boolean" and isinstance(wanted, bool):
+            said = paraphrase.act("affirm" if wanted else "deny", language, self._rng) or said
+        else:
+            said = paraphrase.value(slot.type, wanted, language, self._rng, said) or said
+        if correcting:
+            return said
+        others = [value for value in slot.values if value != wanted]
+        if slot.type == "enum" and others and self._rng.random() < paraphrase.CORRECTION_RATE:
+            said = paraphrase.corrected(self._rng.choice(others), said, language)
+        return paraphrase.filler(said, language, self._rng)
 
     def _improvise(self, scenario: Scenario, name: str) -> tuple[Any, list[str]]:
         """A value for a slot the goal does not name, drawn once and then kept."""
@@ -234,6 +317,11 @@ class RuleUser:
         return self._improvised[name]
 
     def _intent_example(self, scenario: Scenario, intent: str) -> str:
+        language = supported(scenario.language)
+        if self.persona == "paraphrasing":
+            other = paraphrase.act(intent, language, self._rng)
+            if other is not None:
+                return other
         declared = scenario.document.intents.get(intent)
         examples = list(declared.examples) if declared and declared.examples else []
         examples = examples or builtin_examples(intent, scenario.language)
@@ -243,7 +331,10 @@ class RuleUser:
             return ""
         if self.persona == "terse":
             return min(examples, key=len)
-        return self._rng.choice(examples)
+        chosen = self._rng.choice(examples)
+        if self.persona == "paraphrasing":
+            return paraphrase.filler(chosen, language, self._rng)
+        return chosen
 
     def _noise(self, text: str, language: str) -> Utterance:
         roll = self._rng.random()
@@ -274,10 +365,48 @@ def _distinctive(scenario: Scenario, name: str) -> bool:
     return slot is not None and not is_open(slot)
 
 
-def _nearest_end(scenario: Scenario, node: Node) -> str | None:
+def _targets(
+    scenario: Scenario, node: Node, goal: Goal, slots: dict[str, Any] | None = None
+) -> tuple[str, ...]:
+    """Where the user heads: the goal's end, else the success ends still reachable from
+    ``node`` (the user takes the nearest; checklist items come first, see ``_fill``).
+
+    Given the session's ``slots``, a user none of whose values the bot has taken yet heads
+    first for a node that asks for one: in a menu ("opening hours, a loan, an agent") it
+    picks the branch its goal is about, not the nearest end.
+    """
+    if goal.end_node is not None:
+        return (goal.end_node,)
     reachable = routes_of(scenario).reachable(node.id)
-    ends = [n.id for n in scenario.nodes if n.terminal and n.id in reachable]
-    return min(ends, key=lambda end: reachable[end]) if ends else None
+    if slots is not None and goal.slots and all(slots.get(n) in (None, "") for n in goal.slots):
+        wanted = set(goal.slots)
+        askers = tuple(
+            n.id
+            for n in scenario.nodes
+            if n.id in reachable and n.id != node.id and wanted & set(n.collect_slots)
+        )
+        if askers:
+            return askers
+    return tuple(end for end in outcomes_of(scenario).success_ends if end in reachable)
+
+
+def _slots_ahead(scenario: Scenario, node: Node, goal: Goal) -> set[str]:
+    """Slots asked for on a shortest route from ``node`` to where the user heads: what an
+    over-informative user volunteers (not the values of branches it will not take)."""
+    routes = routes_of(scenario)
+    targets = _targets(scenario, node, goal)
+    to_goal = routes.distances_to_any(targets) if targets else {}
+    if node.id not in to_goal:
+        return set(node.collect_slots)
+    from_here = routes.reachable(node.id)
+    on_route = [
+        n
+        for n in scenario.nodes
+        if n.id in from_here
+        and n.id in to_goal
+        and from_here[n.id] + to_goal[n.id] == to_goal[node.id]
+    ]
+    return {name for n in on_route for name in n.collect_slots}
 
 
 def _nearest_listener(scenario: Scenario, node: Node, slot: str) -> str | None:

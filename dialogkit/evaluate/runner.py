@@ -21,18 +21,30 @@ from dialogkit.client import AsyncClient, StartOptions
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.session import Reply
 from dialogkit.engine.sync import Portal
-from dialogkit.evaluate.goal import Goal
+from dialogkit.errors import DialogkitError
+from dialogkit.evaluate.clock import DEFAULT_TIMEZONE, FIXED_DATE_TIME, Clock
+from dialogkit.evaluate.failures import NONSENSE, alternates
+from dialogkit.evaluate.goal import Goal, Trail
 from dialogkit.evaluate.results import Results
 from dialogkit.evaluate.rule_user import RuleUser
+from dialogkit.evaluate.skill_watch import SkillWatch
 from dialogkit.evaluate.users import MIX, PERSONAS, Persona, SimulatedUser, Situation
 from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
 from dialogkit.scenario.scenario import Scenario
+from dialogkit.settings import Settings
 from dialogkit.wire import ChatbotSessionInfoResponse
 
 DEFAULT_STT_THRESHOLD = -0.7
-FIXED_DATE_TIME = "2026-01-05T10:00:00+00:00"
-"""When simulated sessions take place unless told otherwise (a Monday morning): the time of
-day shows in replies and model prompts, so a real clock would make reruns differ."""
+DEFAULT_MAX_TURNS = 30
+
+
+def turn_budget(goal: Goal, max_turns: int | None) -> int:
+    """User utterances a conversation may take: ``max_turns``, or by default 30, raised to
+    twice the goal's slots plus 10 for long goals (a 21-item checklist), so that a user who
+    loses some turns to noise is not cut off by the budget rather than by the bot."""
+    if max_turns is not None:
+        return max_turns
+    return max(DEFAULT_MAX_TURNS, 2 * len(goal.slots) + 10)
 
 
 @dataclass(frozen=True)
@@ -56,12 +68,15 @@ def make_tasks(
     users: int | Sequence[Goal] | Sequence[Task],
     persona: Persona | str,
     seed: int | str,
+    clock: Clock | None = None,
 ) -> list[Task]:
-    """Tasks from a number of users to sample, goals, or tasks; ``mix`` draws personas."""
+    """Tasks from a number of users to sample, goals, or tasks; ``mix`` draws personas.
+
+    Sampled goals are drawn in ``clock`` (the one the sessions will run in)."""
     if persona != MIX and persona not in PERSONAS:
         raise ValueError(f"Unknown persona {persona!r}; use one of {', '.join(PERSONAS)} or mix.")
     if isinstance(users, int):
-        goals: Sequence[Goal | Task] = Goal.sample_many(scenario, users, seed)
+        goals: Sequence[Goal | Task] = Goal.sample_many(scenario, users, seed, clock)
     else:
         goals = users
     rng = random.Random(f"personas:{seed}")
@@ -88,10 +103,13 @@ class _Target(Protocol):
 
     async def moves(self, session: _Conversation, seen: list[str]) -> list[tuple[str, str]]: ...
 
+    def skill_failures(self, session: _Conversation) -> tuple[list[str], list[str]]: ...
+
 
 class _Local:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, watch: SkillWatch | None = None) -> None:
         self.engine = engine
+        self.watch = watch
 
     async def start(self, scenario: Scenario, options: dict[str, Any]) -> _Conversation:
         return await self.engine.astart(scenario, **options)
@@ -100,6 +118,11 @@ class _Local:
         """Every move the session made, nodes passed through within a turn included."""
         records = await self.engine.arecords(session.initial_reply.session_id, "visits")
         return records.transitions
+
+    def skill_failures(self, session: _Conversation) -> tuple[list[str], list[str]]:
+        if self.watch is None:
+            return [], []
+        return self.watch.failures(session.initial_reply.session_id)
 
 
 class _Remote:
@@ -113,6 +136,10 @@ class _Remote:
     async def moves(self, session: _Conversation, seen: list[str]) -> list[tuple[str, str]]:
         """A service keeps its trace: the moves are the node changes the replies show."""
         return [(a, b) for a, b in itertools.pairwise(seen) if a != b]
+
+    def skill_failures(self, session: _Conversation) -> tuple[list[str], list[str]]:
+        """A service does not show its skill calls: none are known."""
+        return [], []
 
 
 @dataclass(frozen=True)
@@ -152,6 +179,7 @@ async def _converse(
     seen = [reply.current_node]
     history = [("assistant", reply.response)] if reply.response else []
     left = False
+    looped: tuple[str, str] | None = None
     info = await session.ainfo()
     while not reply.session_complete and len(turns) < max_turns:
         said = await user.respond(Situation(scenario, reply, info.slots, len(turns), history))
@@ -168,6 +196,9 @@ async def _converse(
         else:
             counted = reply.turn_count > before.turn_count or reply.session_complete
             fallback, intent = (None if counted else "fallback"), None
+        history += [("user", said.text), ("assistant", reply.response)]
+        seen.append(reply.current_node)
+        info = await session.ainfo()
         turns.append(
             {
                 **base,
@@ -175,22 +206,26 @@ async def _converse(
                 "user_text": said.text,
                 "confidence": said.confidence,
                 "intent": intent,
+                "entities": dict(trace.entities) if trace is not None else {},
                 "fallback": fallback,
                 "stt_gate": intent == STT_LOW_CONFIDENCE
                 or (trace is None and said.confidence <= threshold),
                 "node_before": before.current_node,
                 "node_after": reply.current_node,
                 "reply": reply.response,
+                "slots": {k: v for k, v in info.slots.items() if v not in (None, "")},
                 "latency_ms": round(elapsed_ms, 3),
                 "error": reply.error,
             }
         )
-        history += [("user", said.text), ("assistant", reply.response)]
-        seen.append(reply.current_node)
-        info = await session.ainfo()
+        looped = alternates([row["node_after"] for row in turns])
+        if looped is not None:
+            break
     moves = await target.moves(session, seen)
     path = _visited(seen, moves)
-    verdict = trial.task.goal.judge(scenario, reply, info, path)
+    rejections, failed_skills = target.skill_failures(session)
+    trail = Trail(reply, info, path, left, looped, rejections, failed_skills)
+    verdict = trial.task.goal.judge(scenario, trail)
     usage = info.context.get("llm_usage") or {}
     by_purpose = usage.get("by_purpose", {}) if isinstance(usage, dict) else {}
     latencies = sorted(row["latency_ms"] for row in turns)
@@ -199,7 +234,9 @@ async def _converse(
         "session_id": reply.session_id or session.initial_reply.session_id,
         "goal_end": trial.task.goal.end_node,
         "success": verdict.success,
+        "kind": verdict.kind,
         "failure": verdict.failure,
+        "nonsense": verdict.kind in NONSENSE,
         "complete": info.session_complete,
         "end_node": info.current_node,
         "end_reason": reply.final_data.end_reason if reply.final_data else None,
@@ -217,6 +254,7 @@ async def _converse(
         "path": path,
         "transitions": [list(move) for move in moves],
         "slots": dict(info.slots),
+        "goal": dict(trial.task.goal.slots),
         "error": None,
     }
     return conversation, turns
@@ -242,7 +280,9 @@ def _failed(trial: _Trial, exc: Exception) -> dict[str, Any]:
         "persona": trial.task.persona,
         "goal_end": trial.task.goal.end_node,
         "success": False,
+        "kind": "error",
         "failure": f"error: {type(exc).__name__}: {exc}",
+        "nonsense": False,
         "complete": False,
         "left": False,
         "turn_count": 0,
@@ -255,6 +295,7 @@ def _failed(trial: _Trial, exc: Exception) -> dict[str, Any]:
         "path": [],
         "transitions": [],
         "slots": {},
+        "goal": dict(trial.task.goal.slots),
         "error": f"{type(exc).__name__}: {exc}",
     }
 
@@ -269,23 +310,35 @@ async def aevaluate(
     concurrency: int = 16,
     seed: int | str = 0,
     progress: bool = True,
-    max_turns: int = 30,
+    max_turns: int | None = None,
     engine: Engine | None = None,
     engine_options: dict[str, Any] | None = None,
     server: str | AsyncClient | None = None,
     user: UserFactory = rule_user,
     start_options: StartOptions | None = None,
     date_time: str | None = FIXED_DATE_TIME,
+    timezone: str = DEFAULT_TIMEZONE,
+    end_node: str | None = None,
 ) -> Results:
     """Run ``len(tasks) x repeats x len(models)`` simulated conversations; see ``evaluate``."""
-    if repeats < 1 or concurrency < 1 or max_turns < 1:
+    if repeats < 1 or concurrency < 1 or (max_turns is not None and max_turns < 1):
         raise ValueError("repeats, concurrency and max_turns must be at least 1.")
     if not models:
         raise ValueError("Give at least one model choice (offline is one).")
     if engine is not None and server is not None:
         raise ValueError("Give an engine or a server, not both.")
     loaded = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
-    tasks = make_tasks(loaded, users, persona, seed)
+    if end_node is not None and not loaded.has_node(end_node):
+        ends = [node.id for node in loaded.nodes if node.terminal]
+        raise ValueError(f"--end-node {end_node!r} is not a node; terminal nodes: {ends}.")
+    options: dict[str, Any] = dict(start_options or {})
+    person = options.get("user") or {}
+    person = person if isinstance(person, dict) else person.model_dump(exclude_unset=True)
+    clock = Clock.of(person, Clock(date_time, timezone) if date_time else Clock.now(timezone))
+    options["user"] = {**clock.user(), **person}
+    tasks = make_tasks(loaded, users, persona, seed, clock)
+    if end_node is not None:
+        tasks = [Task(t.goal.model_copy(update={"end_node": end_node}), t.persona) for t in tasks]
     trials = [
         _Trial(index, task, repeat, model)
         for model in models
@@ -295,6 +348,7 @@ async def aevaluate(
     # Built before any conversation starts: a user that cannot exist (a model nobody
     # serves) is a mistake in the call, reported at once.
     agents = [user(trial.task, f"{seed}/{trial.task_index}/{trial.repeat}") for trial in trials]
+    notices: list[str] = []
     own_engine = own_client = None
     target: _Target
     if server is not None:
@@ -303,15 +357,10 @@ async def aevaluate(
         target = _Remote(client, scenario if isinstance(scenario, str) else None)
     else:
         if engine is None:
-            engine = own_engine = Engine(**(engine_options or {}))
-        target = _Local(engine)
+            engine = own_engine = Engine(**_engine_options(loaded, engine_options, notices))
+        target = _Local(engine, SkillWatch(engine.skills))
     gate = asyncio.Semaphore(concurrency)
     bar = _progress_bar(len(trials), loaded.slug) if progress else None
-    options: dict[str, Any] = dict(start_options or {})
-    if date_time is not None:
-        person = options.get("user") or {}
-        person = person if isinstance(person, dict) else person.model_dump(exclude_unset=True)
-        options["user"] = {"date_time": date_time, **person}
 
     async def run(
         trial: _Trial, agent: SimulatedUser
@@ -319,7 +368,12 @@ async def aevaluate(
         async with gate:
             try:
                 outcome = await _converse(
-                    target, loaded, trial, agent, max_turns=max_turns, options=options
+                    target,
+                    loaded,
+                    trial,
+                    agent,
+                    max_turns=turn_budget(trial.task.goal, max_turns),
+                    options=options,
                 )
             except Exception as exc:
                 outcome = _failed(trial, exc), []
@@ -327,9 +381,14 @@ async def aevaluate(
                 bar.update(1)
             return outcome
 
+    watched = target.watch if isinstance(target, _Local) else None
+    if engine is not None and watched is not None:
+        engine.skills = watched
     try:
         outcomes = await asyncio.gather(*map(run, trials, agents))
     finally:
+        if engine is not None and watched is not None:
+            engine.skills = watched.inner
         if bar is not None:
             bar.close()
         if own_engine is not None:
@@ -345,12 +404,42 @@ async def aevaluate(
         "persona": persona,
         "max_turns": max_turns,
         "target": "service" if server is not None else "engine",
+        "date_time": clock.date_time,
+        "timezone": clock.timezone,
+        "end_node": end_node,
+        "notices": notices,
     }
     return Results(
         [conversation for conversation, _ in outcomes],
         [row for _, rows in outcomes for row in rows],
         meta,
     )
+
+
+def _engine_options(
+    scenario: Scenario, given: dict[str, Any] | None, notices: list[str]
+) -> dict[str, Any]:
+    """The evaluation engine's options: the embedded skill runtime when the scenario calls
+    skills and nothing else would answer them (no runtime, runner or URL configured)."""
+    options = dict(given or {})
+    skills = sorted({node.params.skill for node in scenario.nodes if node.params.skill})
+    settings = options.get("settings") or Settings()
+    configured = settings.skill_runtime_base_url or options.get("skills") is not None
+    if skills and not configured and options.get("skill_runtime") is None:
+        try:
+            import dialogkit.skills.runtime  # noqa: F401
+        except ImportError as exc:
+            raise DialogkitError(
+                f"The scenario calls skills ({', '.join(skills)}) and no skill runtime is "
+                "configured: set SKILL_RUNTIME_BASE_URL, or install the server extra "
+                "(pip install 'dialogkit[server]') for --skill-runtime embedded."
+            ) from exc
+        options["skill_runtime"] = "embedded"
+        notices.append(
+            f"skill runtime: started the embedded reference runtime for {', '.join(skills)} "
+            "(none configured; set SKILL_RUNTIME_BASE_URL to use yours)"
+        )
+    return options
 
 
 def evaluate(
@@ -361,14 +450,18 @@ def evaluate(
     ``users`` is a number of goals to sample (``Goal.sample``), or goals, or tasks (goal and
     persona). Each task runs ``repeats`` times with each of ``models`` (model choices as
     sessions take them; ``offline`` is the rule NLU and template NLG), at most
-    ``concurrency`` conversations at a time and at most ``max_turns`` user utterances each.
+    ``concurrency`` conversations at a time and at most ``max_turns`` user utterances each
+    (default ``turn_budget``: 30, more for goals with many slots).
     By default an offline ``Engine(**engine_options)`` runs them; pass ``engine`` (for
     instance one with a recording or replaying model cassette) or ``server`` (a URL or an
     ``AsyncClient``) for a deployed service. ``user`` builds the simulated user of each
-    trial (``RuleUser`` by default; see ``LLMUser.factory``). Sessions take place at
-    ``date_time`` (a fixed moment by default, so reruns and recorded model calls match;
-    ``None`` for the real clock) unless ``start_options["user"]`` gives its own. Keyword
-    options are those of ``aevaluate``.
+    trial (``RuleUser`` by default; see ``LLMUser.factory``). Goals are drawn and sessions
+    take place at ``date_time`` in ``timezone`` (a fixed moment by default, so reruns and
+    recorded model calls match; ``None`` for the real clock, read once) unless
+    ``start_options["user"]`` gives its own. ``end_node`` makes every goal end at that
+    node (default: any success end the scenario declares or the graph implies). A
+    scenario that calls skills with no runtime configured gets the embedded one
+    (``meta["notices"]`` says so). Keyword options are those of ``aevaluate``.
     """
     engine = options.get("engine")
     portal = engine.portal if isinstance(engine, Engine) else Portal()

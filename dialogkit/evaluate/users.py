@@ -15,14 +15,26 @@ from dialogkit.engine.session import Reply
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
 
-Persona = Literal["cooperative", "terse", "over_informative", "self_correcting", "noisy"]
+Persona = Literal[
+    "cooperative", "terse", "over_informative", "self_correcting", "paraphrasing", "noisy"
+]
 PERSONAS: tuple[Persona, ...] = (
     "cooperative",
     "terse",
     "over_informative",
     "self_correcting",
+    "paraphrasing",
     "noisy",
 )
+PERSONA_HELP: dict[str, str] = {
+    "cooperative": "answers what is asked, one value at a time, in the scenario's own words",
+    "terse": "the shortest wording of everything",
+    "over_informative": "gives every value it still has in one utterance",
+    "self_correcting": "sometimes names a wrong choice first, then corrects it",
+    "paraphrasing": "other words for yes/no/cancel/help, values in other forms, fillers",
+    "noisy": "typos, low STT confidence, silence and off-topic remarks on some turns",
+}
+"""One line per persona, for ``dialogkit eval --help`` and the docs."""
 MIX = "mix"
 """Not a persona: each simulated user gets one of ``PERSONAS``, drawn by seed."""
 

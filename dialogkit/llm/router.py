@@ -1,15 +1,18 @@
 """Model names to providers: the offline ones, or OpenAI-compatible endpoints.
 
-Model choice is an allow-list. A name is served only where the operator said so:
+A session chooses its own model names (the contract); the operator chooses the addresses.
+A name is served only where the operator said so:
 
 * ``DIALOGKIT_LLM_ENDPOINTS`` maps names to endpoints explicitly;
-* ``OPENAI_BASE_URL`` serves ``CORE_DEFAULT_LLM``, ``CORE_NLU_LLM`` and the names listed in
-  ``DIALOGKIT_LLM_MODELS`` (``*`` there: every name, for a gateway that routes by itself);
+* ``OPENAI_BASE_URL`` serves every name, unless ``DIALOGKIT_LLM_MODELS`` lists the names it
+  serves (besides ``CORE_DEFAULT_LLM`` and ``CORE_NLU_LLM``; ``*`` there: every name again).
+  A name the model server does not know gets its error, and the turn its usual fallback;
 * in cassette replay mode, the names the cassette holds are served from it, with no network.
 
 Any other name has no provider here; the engine then uses the process default, and an
 endpoint without a base URL never gets a client (the openai client would send it to the
-public OpenAI address). The engine resolves which name a session uses (request value, then
+public OpenAI address), so nothing goes to an address the operator did not configure.
+The engine resolves which name a session uses (request value, then
 ``CORE_DEFAULT_LLM`` or ``CORE_NLU_LLM``); the router only knows where each name is served.
 """
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from typing import Final
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
 
@@ -36,6 +40,12 @@ logger = logging.getLogger(__name__)
 
 ANY_MODEL: Final = "*"
 """In ``DIALOGKIT_LLM_MODELS``: the default endpoint serves every name."""
+
+
+def _without_credentials(url: str) -> str:
+    """``url`` with any ``user:password@`` removed, fit for a log line."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def is_offline(model: str) -> bool:
@@ -65,12 +75,14 @@ class ModelRouter:
                     f"OPENAI_BASE_URL {settings.openai_base_url!r} must start with http:// or "
                     "https://, e.g. http://127.0.0.1:11434/v1."
                 ) from exc
-            listed = {name.strip() for name in settings.llm_models.split(",")}
+            listed = {name.strip() for name in settings.llm_models.split(",")} - {""}
             self._default_models = {
                 name
                 for name in (settings.core_default_llm, settings.core_nlu_llm, *listed)
                 if not is_offline(name)
             }
+            if not listed:
+                self._default_models.add(ANY_MODEL)
         if cassette is None and settings.llm_cassette:
             cassette = Cassette(settings.llm_cassette, settings.llm_cassette_mode)
         self.cassette = cassette
@@ -89,6 +101,8 @@ class ModelRouter:
             cassette=cassette,
         )
         self._callers: dict[Endpoint | None, ModelCaller] = {}
+        for line in self.routes():
+            logger.info("model routing: %s", line)
         for name in (settings.core_default_llm, settings.core_nlu_llm):
             if not self.serves(name):
                 logger.warning(
@@ -108,6 +122,25 @@ class ModelRouter:
         ):
             return self.default_endpoint
         return None
+
+    def routes(self) -> list[str]:
+        """Which names are served where, one line per address (logged at start-up so that an
+        operator sees what a session's ``llm_choice`` can reach)."""
+        by_endpoint: dict[Endpoint, list[str]] = {}
+        if self.default_endpoint is not None:
+            names = sorted(self._default_models - {ANY_MODEL})
+            if ANY_MODEL in self._default_models:
+                names = ["any name"]
+            by_endpoint[self.default_endpoint] = names
+        for name, endpoint in self.endpoints.items():
+            by_endpoint.setdefault(endpoint, []).append(name)
+        lines = [
+            f"{', '.join(names)} -> {_without_credentials(endpoint.base_url)}"
+            for endpoint, names in by_endpoint.items()
+        ]
+        if self._replayed:
+            lines.append(f"{', '.join(sorted(self._replayed))} -> replayed from the cassette")
+        return lines or ["no model endpoint is configured: every session runs offline"]
 
     def serves(self, model: str) -> bool:
         """True when ``model`` is offline or some configured endpoint (or the cassette)

@@ -15,6 +15,7 @@ from datetime import date, timedelta
 from typing import Final
 
 from dialogkit.nlu.frame import Frame
+from dialogkit.nlu.lang import PACKS
 from dialogkit.nlu.numbers import digits_spoken, without_particle_i
 from dialogkit.nlu.plausible import Period
 from dialogkit.nlu.words import any_word
@@ -23,6 +24,12 @@ _YEAR_MARK = r"(?:년도?|年)"
 _MONTH_MARK = r"(?:월|月)"
 _DAY_MARK = r"(?:일|日)"
 _SEP = r"\s*[-./]\s*"
+
+
+def _merged(table: str) -> dict[str, int]:
+    """One date table of every language pack (``dialogkit.nlu.lang``), merged."""
+    return {w: v for pack in PACKS.values() for w, v in getattr(pack, table).items()}
+
 
 _YMD: Final = re.compile(
     rf"(?<![\d.])('?\d{{4}}|'?\d{{2}})(?:{_SEP}|\s*{_YEAR_MARK}\s*)(\d{{1,2}})"
@@ -46,20 +53,7 @@ _DAY_ONLY: Final = re.compile(
     r"|\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b"
 )
 
-_MONTH_NAMES: Final = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "may": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
+_MONTH_NAMES: Final = _merged("month_names")
 _MONTH_WORD = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
@@ -71,82 +65,18 @@ _EN_MONTH_FIRST: Final = re.compile(
 _EN_DAY_FIRST: Final = re.compile(
     rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_WORD}(?![a-z]){_YEAR_TAIL}"
 )
-_ORDINALS: Final = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-    "thirteenth": 13,
-    "fourteenth": 14,
-    "fifteenth": 15,
-    "sixteenth": 16,
-    "seventeenth": 17,
-    "eighteenth": 18,
-    "nineteenth": 19,
-    "twentieth": 20,
-    "thirtieth": 30,
-}
+_ORDINALS: Final = _merged("ordinal_words")
 _ORDINAL: Final = re.compile(
     r"\b(?:(twenty|thirty)[\s-])?(" + "|".join(_ORDINALS) + r")\b", re.IGNORECASE
 )
 
-_ERAS: Final = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911}
-_ERA: Final = re.compile(r"(令和|平成|昭和|大正)\s*(\d{1,2}|元)\s*年")
+_ERAS: Final = _merged("eras")
+_ERA: Final = re.compile(rf"({'|'.join(_ERAS) or '(?!x)x'})\s*(\d{{1,2}}|元)\s*年")
 _YEAR_ALONE: Final = re.compile(
     r"(?<![\d'])('?\d{2}|\d{4})\s*(?:년생|년도?|年生まれ|年)(?!\s*\d{1,2}\s*(?:월|月))"
 )
 
-_RELATIVE_DAYS: Final = {
-    "오늘": 0,
-    "금일": 0,
-    "내일": 1,
-    "낼": 1,
-    "명일": 1,
-    "모레": 2,
-    "내일모레": 2,
-    "낼모레": 2,
-    "글피": 3,
-    "어제": -1,
-    "어저께": -1,
-    "그제": -2,
-    "그저께": -2,
-    "엊그제": -2,
-    "今日": 0,
-    "きょう": 0,
-    "本日": 0,
-    "明日": 1,
-    "あした": 1,
-    "あす": 1,
-    "明後日": 2,
-    "あさって": 2,
-    "明々後日": 3,
-    "しあさって": 3,
-    "昨日": -1,
-    "きのう": -1,
-    "一昨日": -2,
-    "おととい": -2,
-    "today": 0,
-    "tonight": 0,
-    "this evening": 0,
-    "this morning": 0,
-    "this afternoon": 0,
-    "tomorrow": 1,
-    "tmrw": 1,
-    "tmr": 1,
-    "day after tomorrow": 2,
-    "the day after tomorrow": 2,
-    "yesterday": -1,
-    "day before yesterday": -2,
-    "the day before yesterday": -2,
-}
+_RELATIVE_DAYS: Final = _merged("relative_days")
 _RELATIVE: Final = any_word(_RELATIVE_DAYS)
 _IN_DAYS: Final = re.compile(
     r"(?:(\d+)\s*(일|日|주일?|週間|days?|weeks?)|(하루|이틀|사흘|나흘))\s*"
@@ -156,30 +86,10 @@ _IN_DAYS: Final = re.compile(
 
 _FURTHEST_DAYS: Final = 3660
 """A relative date further ahead than ten years is not a date anyone means."""
-_KO_DAYS: Final = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4}
+_KO_DAYS: Final = _merged("day_counts")
 """Native Korean day counts ("이틀 뒤" = in two days)."""
 
-_WEEK_SHIFT: Final = {
-    "이번": 0,
-    "이번주": 0,
-    "금주": 0,
-    "다음": 1,
-    "담주": 1,
-    "다음주": 1,
-    "다다음": 2,
-    "다다음주": 2,
-    "지난": -1,
-    "지난주": -1,
-    "저번": -1,
-    "저번주": -1,
-    "今週": 0,
-    "来週": 1,
-    "再来週": 2,
-    "先週": -1,
-    "this": 0,
-    "next": 1,
-    "last": -1,
-}
+_WEEK_SHIFT: Final = _merged("week_shifts")
 _KO_WEEKDAYS: Final = "월화수목금토일"
 _JA_WEEKDAYS: Final = "月火水木金土日"
 _EN_WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -4,18 +4,19 @@ Extraction says what an utterance *contains*; this module says whether it is an 
 A re-ask costs one turn, a wrong value read back costs the user's trust, so a value is
 refused when:
 
-- the utterance is a question: it fills no free-text slot, and no slot the node did not ask
-  for (except an enum value, which is said on purpose: "신용카드로 바꿀 수 있나요?");
+- the utterance asks about something ("how much is the suite?", "토요일에도 여나요?"): a
+  question is never an action, so it fills no slot; a request worded as a question
+  ("신용카드로 바꿀 수 있나요?", "could you make it 8?") is an answer, not a question;
 - a name, an address or another identifier is a remark about the slot itself: it contains
-  the slot's own label word ("이름 꼭 말해야 돼요?" is not a name; a label in front of a value
+  one of the words that name the slot (its declared ``nouns`` and its kind's label words in
+  the language packs) ("이름 꼭 말해야 돼요?" is not a name; a label in front of a value
   is dropped: "주소 부산시 …");
-- an identifier is the bot's own (the persona's call sign, a value held in the context or in
-  another slot): "Hammer 6, this is Eagle 2-4" gives the observer's call sign, not Hammer 6;
-  nor is it the speaker's word for themself ("저는", "I");
+- an identifier is the bot's own (a phrase of its persona, a value held in the context or in
+  another slot), the speaker's word for themself ("저는", "I"), or an interjection ("あ、…");
 - the value is implausible for its kind (``dialogkit.nlu.plausible``, shared with the value
-  extractors): a birth date not in the past or more than 130 years ago, a phone number of
-  the wrong length for its kind; or an address with neither a number nor two place units
-  ("회사로 보내 주세요").
+  extractors) by the slot's kind (``dialogkit.nlu.kinds``): a birth date not in the past or
+  more than 130 years ago, a phone number of the wrong length; or an address with neither a
+  number nor two place units ("회사로 보내 주세요").
 
 The functions are pure: the engine applies them to every provider's entities.
 """
@@ -23,68 +24,20 @@ The functions are pure: the engine applies them to every provider's entities.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date
-from typing import Any, Final
+from typing import Any
 
-from dialogkit.nlu.plausible import is_birth_date, plausible_birth_date, plausible_phone
+from dialogkit.nlu.acts import opener_words
+from dialogkit.nlu.kinds import is_identifier, slot_kind, slot_labels
+from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.morphology import normalize
+from dialogkit.nlu.numbers import find_quantities
+from dialogkit.nlu.plausible import plausible_birth_date, plausible_phone
 from dialogkit.scenario.model import Slot
-
-SLOT_LABELS: Final[dict[str, tuple[str, ...]]] = {
-    "name": ("이름", "성함", "名前", "氏名", "name"),
-    "address": ("주소", "배송지", "住所", "address"),
-    "phone": ("전화번호", "휴대폰 번호", "연락처", "電話番号", "phone number"),
-    "email": ("이메일", "メール", "email"),
-    "birth": ("생년월일", "생일", "誕生日", "生年月日", "birthday", "date of birth"),
-    "callsign": ("호출부호", "콜사인", "コールサイン", "call sign", "callsign"),
-}
-"""Label words by the name parts of a slot (``birth_date`` -> birth, ``observer_callsign`` ->
-callsign): a value that contains one is talking about the slot, not filling it."""
-
-SELF_REFERENCES: Final = frozenset(
-    {
-        "저",
-        "저는",
-        "전",
-        "제가",
-        "제",
-        "나",
-        "나는",
-        "난",
-        "내가",
-        "저요",
-        "i",
-        "me",
-        "my",
-        "i m",
-        "私",
-        "僕",
-        "わたし",
-        "ぼく",
-        "俺",
-    }
-)
-"""Words a speaker uses for themself: never a name or an identifier."""
-
-_META = re.compile(
-    r"말해야|말씀해야|말씀드려야|알려\s*(?:줘|주)야|말하기\s*싫|알려\s*주기\s*싫|싫어|싫은데|"
-    r"왜\s|꼭\s|필요해|필요한가|모르겠|안\s*알려|do i have to|why|must i|言わないと|必要ですか"
-)
-"""A remark about giving the value ("이름 꼭 말해야 돼요", "주소는 왜요")."""
-
-_ADDRESS_UNIT = re.compile(
-    r"[가-힣]+(?:시|도|구|군|동|읍|면|리|로|길)(?:\s|$)|[都道府県市区町村]|丁目|番地|\b(?:street|st|avenue|ave|road|rd)\b",
-    re.IGNORECASE,
-)
 
 _WORD = re.compile(r"[a-z]+|[^\W\d_a-z]+", re.IGNORECASE)
 _SPACES = re.compile(r"[\s\-_.,]+")
-
-
-def slot_labels(name: str) -> tuple[str, ...]:
-    """The label words of a slot, from the parts of its name."""
-    parts = set(name.lower().replace("call_sign", "callsign").split("_"))
-    return tuple(label for part in sorted(parts) for label in SLOT_LABELS.get(part, ()))
 
 
 def label_in(value: str, labels: Iterable[str]) -> str | None:
@@ -98,11 +51,6 @@ def label_in(value: str, labels: Iterable[str]) -> str | None:
         elif label in lowered:
             return label
     return None
-
-
-def is_identifier(slot: Slot) -> bool:
-    """A slot whose value names something (a pattern value, a text slot read by a pattern)."""
-    return slot.type == "pattern" or (slot.type == "text" and bool(slot.pattern))
 
 
 def _squash(text: str) -> str:
@@ -119,15 +67,40 @@ def is_own_value(value: Any, own: Iterable[str]) -> bool:
     return any(pattern.search(_squash(text)) for text in own if text)
 
 
-def is_self_reference(value: Any) -> bool:
+def own_phrases(persona: str, held: Iterable[Mapping[str, Any]], slot: str = "") -> tuple[str, ...]:
+    """What the bot holds for itself when ``slot`` is being filled: its persona, and every
+    value with letters held in ``held`` (the context, the slots) under another key. The one
+    definition the NLU and the turn share (numbers are never compared: "2" is not owned)."""
+    values = (
+        value
+        for mapping in held
+        for key, value in mapping.items()
+        if key != slot and isinstance(value, str) and re.search(r"[^\W\d_]", value)
+    )
+    return (persona, *values)
+
+
+def said_wrong(text: str, slots: Mapping[str, Slot], language: str = "") -> list[str]:
+    """The slots an utterance says are wrong by naming them ("no, the name is wrong", "전화번호가
+    틀렸어요", "名前が違います"): each is to be cleared and asked again. A slot is named by
+    its declared nouns or its kind's label words."""
+    if not pattern(language, "wrong", lambda p: p.wrong).search(normalize(text)):
+        return []
+    return [
+        name for name, slot in slots.items() if label_in(text, slot_labels(name, slot, language))
+    ]
+
+
+def is_self_reference(value: Any, language: str = "") -> bool:
     """Whether ``value`` is a word the speaker uses for themself ("저는", "I")."""
-    return isinstance(value, str) and _squash(value) in SELF_REFERENCES
+    return isinstance(value, str) and _squash(value) in words(language, lambda p: p.self_words)
 
 
-def plausible_address(value: str) -> bool:
+def plausible_address(value: str, language: str = "") -> bool:
     """An address has a number or at least two place units ("서울시 강남구 역삼동"): "회사로
     보내 주세요" is a request, not an address."""
-    return bool(re.search(r"\d", value)) or len(_ADDRESS_UNIT.findall(value)) >= 2
+    units = pattern(language, "place_units", lambda p: p.place_units, re.IGNORECASE)
+    return bool(re.search(r"\d", value)) or len(units.findall(value)) >= 2
 
 
 def _without_label(value: str, labels: tuple[str, ...]) -> str | None:
@@ -138,7 +111,7 @@ def _without_label(value: str, labels: tuple[str, ...]) -> str | None:
     for label in labels:
         match = re.match(
             rf"^\s*(?:[가-힣]{{1,3}}\s+|my\s+|the\s+)?{re.escape(label)}"
-            rf"(?:은|는|이|가|을|를|요|:|\s+is)?[\s?？:,.]*",
+            rf"(?:은|는|이|가|을|를|요|:|\s+is|\s*['’]s)?[\s?？:,.]*",
             value,
             re.IGNORECASE,
         )
@@ -159,32 +132,52 @@ def admit(
     asked: bool,
     own: Iterable[str] = (),
     today: date | None = None,
+    language: str = "",
 ) -> Any:
     """The value to write to slot ``name``, or None when it must not be written (see the
     module docstring).
 
     ``asked`` is whether the node asks for this slot now; ``question`` whether the utterance
-    is a question; ``own`` the phrases the bot holds for itself.
+    asks about something (a request worded as a question is not one: see
+    ``acts.is_request``); ``own`` the phrases the bot holds for itself.
     """
-    if question and (slot.type == "text" or (not asked and slot.type != "enum")):
+    if question:
         return None
-    labels = slot_labels(name)
+    kind = slot_kind(name, slot)
+    labels = slot_labels(name, slot, language)
     if isinstance(value, str) and slot.type in {"text", "pattern"}:
         kept = _without_label(value, labels)
-        if kept is None or (kept != value and _META.search(value.lower())):
+        meta = pattern(language, "meta_remarks", lambda p: p.meta_remarks)
+        if kept is None or (kept != value and meta.search(value.lower())):
             return None
         value = kept
-        if is_identifier(slot) and (is_own_value(value, own) or is_self_reference(value)):
+        if is_identifier(name, slot) and (
+            is_own_value(value, own)
+            or is_self_reference(value, language)
+            or _is_interjection(value, language)
+        ):
             return None
-        if "주소" in labels and not plausible_address(value):
+        if kind == "address" and not plausible_address(value, language):
             return None
-    if slot.type == "phone" and not _plausible_phone(str(value)):
+        if kind == "person_name" and _holds_number(value):
+            return None
+    if kind == "phone" and not _plausible_phone(str(value)):
         return None
-    if slot.type == "date" and is_birth_date(name, slot.description):
+    if slot.type == "date" and kind == "birth_date":
         born = _as_date(value)
         if born is None or not plausible_birth_date(born, today or date.today()):
             return None
     return value
+
+
+def _is_interjection(value: str, language: str) -> bool:
+    return value.strip(" 、,。.!！ー〜っ").lower() in opener_words(language)
+
+
+def _holds_number(value: str) -> bool:
+    """A person's name holds no number: "five days" at a read-back is a duration, not a
+    name (numbers in Han or Hangul are read only with a counter, so "一郎" stays a name)."""
+    return bool(re.search(r"\d", value)) or (value.isascii() and bool(find_quantities(value)))
 
 
 def _plausible_phone(value: str) -> bool:

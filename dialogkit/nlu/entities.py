@@ -18,6 +18,8 @@ from dialogkit.nlu.acts import polarity
 from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import Target, closest, targets
+from dialogkit.nlu.kinds import DURATION_UNITS, slot_kind
+from dialogkit.nlu.lang import pattern, words
 from dialogkit.nlu.numbers import (
     Quantity,
     digits_spoken,
@@ -94,22 +96,48 @@ _UNITS: Final[dict[str, tuple[str, float]]] = {
 """Slot units: the kind of quantity and the factor to that kind's base unit."""
 
 _CALENDAR: Final = frozenset(
-    {"clock", "minute", "second", "duration", "year", "month", "day", "week"}
+    {"clock", "minute", "second", "duration", "year", "month", "day", "week", "night"}
 )
 """Counters of times and dates: "7시" is never a party size."""
 
 
+_SPANS: Final[dict[str, tuple[str, float]]] = {
+    "night": ("days", 1.0),
+    "day": ("days", 1.0),
+    "week": ("days", 7.0),
+    "duration": ("seconds", 1.0),
+    "minute": ("seconds", 60.0),
+    "second": ("seconds", 1.0),
+}
+"""Counters of a span of time, by the base a duration slot's unit is kept in."""
+
+
 def _unit(slot: Slot) -> tuple[str, float] | None:
-    return _UNITS.get((slot.unit or "").strip().lower())
+    unit = (slot.unit or "").strip().lower()
+    return _UNITS.get(unit) or DURATION_UNITS.get(unit)
+
+
+def known_unit(unit: str) -> bool:
+    """Whether numbers with a counter are converted to ``unit``."""
+    return unit.strip().lower() in _UNITS or unit.strip().lower() in DURATION_UNITS
+
+
+def in_slot_unit(quantity: Quantity, slot: Slot) -> float | None:
+    """The quantity in the slot's unit; None when it measures something else."""
+    return _in_unit(quantity, _unit(slot))
 
 
 def _in_unit(quantity: Quantity, unit: tuple[str, float] | None) -> float | None:
-    """The quantity in the slot's unit; None when it measures something else."""
+    """The quantity in the unit; None when it measures something else."""
     if quantity.dimension is None:
         return quantity.value
     if unit is None:
         return None if quantity.dimension in _CALENDAR else quantity.value
     dimension, factor = unit
+    span = _SPANS.get(quantity.dimension)
+    if span is not None:
+        base, to_base = span
+        return quantity.value * quantity.factor * to_base / factor if base == dimension else None
     if quantity.dimension == dimension or (
         quantity.dimension == "kilo" and dimension in {"length", "mass"}
     ):
@@ -117,7 +145,7 @@ def _in_unit(quantity: Quantity, unit: tuple[str, float] | None) -> float | None
     return None
 
 
-def _exact(value: float) -> int | float:
+def exact(value: float) -> int | float:
     rounded = round(value, 9)
     return int(rounded) if float(rounded).is_integer() else rounded
 
@@ -139,9 +167,9 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
             continue
         counted = quantity.dimension is not None and unit is not None
         if counted:
-            return _exact(value)
+            return exact(value)
         if loose is INVALID:
-            loose = _exact(value)
+            loose = exact(value)
     return loose if expected else INVALID
 
 
@@ -163,15 +191,34 @@ def extract_enum(slot: Slot, text: str, *, expected: bool = True) -> Any:
     a value typed with one slip ("capuccino", "체크카두")."""
     lowered = text.lower()
     plan = _enum_plan(slot)
+    rejected = False
     if plan.any_needle is not None and plan.any_needle.search(lowered):
         for needle, value in plan.needles:
-            if needle and contains_word(lowered, needle):
+            if not needle or not contains_word(lowered, needle):
+                continue
+            if not all(_rejected(lowered, m) for m in _standalone_in(needle).finditer(lowered)):
                 return value
-    if expected:
+            rejected = True
+    if expected and not rejected:
         close = _typo(plan, lowered)
         if close is not None:
             return close
     return INVALID
+
+
+def _standalone_in(needle: str) -> re.Pattern[str]:
+    return _standalone(needle) if needle.isascii() else re.compile(re.escape(needle))
+
+
+def _rejected(text: str, match: re.Match[str]) -> bool:
+    """Whether the value at ``match`` is turned down rather than chosen ("I don't want the
+    suite", "anything but twin", "스위트는 싫어요", "ダブルじゃない")."""
+    before = pattern("", "rejects_before", lambda p: p.rejects_before, re.IGNORECASE)
+    after = pattern("", "rejects_after", lambda p: p.rejects_after, re.IGNORECASE)
+    return bool(
+        before.search(text[max(0, match.start() - 24) : match.start()])
+        or after.match(text, match.end())
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -229,6 +276,9 @@ def extract_date(slot: Slot, text: str, frame: Frame, name: str = "") -> Any:
     """A date in the user's frame, as ISO ``YYYY-MM-DD``, if plausible for the slot."""
     period = date_period(slot, name)
     birth = is_birth_date(name, slot.description)
+    spans = pattern("", "stay_spans", lambda p: p.stay_spans)
+    if spans.search(digits_spoken(text)):
+        text = spans.sub(" ", digits_spoken(text))
     found = read_date(text, frame, period, relative=not birth)
     if found is None or not plausible_date(found, frame.today, period):
         return INVALID
@@ -293,7 +343,7 @@ def _in_slot_unit(text: str, unit: tuple[str, float]) -> str:
 
     def render(quantity: Quantity, _text: str) -> str | None:
         value = _in_unit(quantity, unit)
-        return None if value is None else plain(_exact(value))
+        return None if value is None else plain(exact(value))
 
     return rewrite(text, render)
 
@@ -301,10 +351,23 @@ def _in_slot_unit(text: str, unit: tuple[str, float]) -> str:
 _TRAILING = re.compile(r"[\s.!?。！？~]+$")
 
 
-def extract_text(slot: Slot, text: str) -> Any:
+@lru_cache(maxsize=1)
+def _name_frames() -> tuple[re.Pattern[str], ...]:
+    """Every pack's frames around a person's name, compiled once."""
+    return tuple(re.compile(f, re.IGNORECASE) for f in words("", lambda p: p.name_frames))
+
+
+def extract_text(slot: Slot, text: str, name: str = "") -> Any:
+    """The answer itself, or the ``pattern`` match; a person's name is read out of the
+    sentence around it ("제 이름은 김민수입니다" -> "김민수")."""
     if slot.pattern:
         return extract_pattern(slot, text)
     cleaned = _TRAILING.sub("", text.strip())
+    if cleaned and slot_kind(name, slot) == "person_name":
+        for frame in _name_frames():
+            found = frame.fullmatch(cleaned)
+            if found is not None:
+                return found.group("value").strip() or INVALID
     return cleaned or INVALID
 
 
@@ -327,12 +390,10 @@ _EXTRACTORS: Final[dict[str, Callable[[Slot, str, _Reading], Any]]] = {
     "phone": lambda _s, t, _r: extract_phone(t),
     "email": lambda _s, t, _r: extract_email(t),
     "pattern": lambda s, t, _r: extract_pattern(s, t),
-    "text": lambda s, t, _r: extract_text(s, t),
+    "text": lambda s, t, r: extract_text(s, t, r.name),
 }
 
-_CHANGE_BY: Final = re.compile(
-    r"\s*(?:(?:이|가|을|를|は|が|を)\s*)?(?:増|減|더|추가|늘|줄|빠|more\b|extra\b|additional\b|less\b|fewer\b)"
-)
+_CHANGE_BY: Final = pattern("", "change_by", lambda p: p.change_by)
 """A number that changes the value by that much ("한 명 더", "一人増えた", "two more") is not
 the value itself: the slot is re-asked rather than set to the difference."""
 

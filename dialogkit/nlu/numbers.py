@@ -24,149 +24,40 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from dialogkit.nlu.lang import PACKS, pattern
+
 # ----------------------------------------------------------------------------- atoms
 
 _DIGIT, _TEEN, _TENS, _SMALL, _BIG, _POINT = "digit", "teen", "tens", "small", "big", "point"
 _ARABIC = "arabic"
 
-_KO_SINO: Final = {
-    "영": (_DIGIT, 0),
-    "공": (_DIGIT, 0),
-    "일": (_DIGIT, 1),
-    "이": (_DIGIT, 2),
-    "삼": (_DIGIT, 3),
-    "사": (_DIGIT, 4),
-    "오": (_DIGIT, 5),
-    "육": (_DIGIT, 6),
-    "륙": (_DIGIT, 6),
-    "칠": (_DIGIT, 7),
-    "팔": (_DIGIT, 8),
-    "구": (_DIGIT, 9),
-    "십": (_SMALL, 10),
-    "백": (_SMALL, 100),
-    "천": (_SMALL, 1000),
-    "만": (_BIG, 10_000),
-    "억": (_BIG, 100_000_000),
-}
-_KANJI: Final = {
-    "〇": (_DIGIT, 0),
-    "零": (_DIGIT, 0),
-    "一": (_DIGIT, 1),
-    "二": (_DIGIT, 2),
-    "三": (_DIGIT, 3),
-    "四": (_DIGIT, 4),
-    "五": (_DIGIT, 5),
-    "六": (_DIGIT, 6),
-    "七": (_DIGIT, 7),
-    "八": (_DIGIT, 8),
-    "九": (_DIGIT, 9),
-    "十": (_SMALL, 10),
-    "百": (_SMALL, 100),
-    "千": (_SMALL, 1000),
-    "万": (_BIG, 10_000),
-    "億": (_BIG, 100_000_000),
-}
-_KO_NATIVE_TENS: Final = {
-    "열": 10,
-    "스물": 20,
-    "스무": 20,
-    "서른": 30,
-    "마흔": 40,
-    "쉰": 50,
-    "예순": 60,
-    "일흔": 70,
-    "여든": 80,
-    "아흔": 90,
-}
-_KO_NATIVE_UNITS: Final = {
-    "하나": 1,
-    "한": 1,
-    "둘": 2,
-    "두": 2,
-    "셋": 3,
-    "세": 3,
-    "석": 3,
-    "넷": 4,
-    "네": 4,
-    "넉": 4,
-    "다섯": 5,
-    "여섯": 6,
-    "일곱": 7,
-    "여덟": 8,
-    "아홉": 9,
-}
-_KO_PRENOMINAL: Final = frozenset({"한", "두", "세", "석", "네", "넉", "스무"})
+_PACKS: Final = tuple(PACKS.values())
+
+
+def _numerals(script: str) -> dict[str, tuple[str, int]]:
+    return {w: v for pack in _PACKS for w, v in pack.numerals.get(script, {}).items()}
+
+
+_KO_SINO: Final = _numerals("sino")
+_KANJI: Final = _numerals("kanji")
+_NATIVE: Final = _numerals("native")
+_KO_NATIVE_TENS: Final = {w: v for w, (role, v) in _NATIVE.items() if role == _TENS}
+_KO_NATIVE_UNITS: Final = {w: v for w, (role, v) in _NATIVE.items() if role == _DIGIT}
+_KO_PRENOMINAL: Final = frozenset(w for pack in _PACKS for w in pack.prenominal)
 """Forms that only stand before a counter ("세 명"); alone they are other words ("네" = yes)."""
+_KANA: Final = {w: v for w, (_role, v) in _numerals("kana").items()}
+_KANA_PEOPLE: Final = frozenset(w for pack in _PACKS for w in pack.people_counts)
+_EN: Final = _numerals("en")
 
-_KANA: Final = {
-    "ひとつ": 1,
-    "ふたつ": 2,
-    "みっつ": 3,
-    "よっつ": 4,
-    "いつつ": 5,
-    "むっつ": 6,
-    "ななつ": 7,
-    "やっつ": 8,
-    "ここのつ": 9,
-    "とお": 10,
-    "ひとり": 1,
-    "ふたり": 2,
-    "さんにん": 3,
-    "よにん": 4,
-    "ごにん": 5,
-    "ろくにん": 6,
-    "しちにん": 7,
-    "ななにん": 7,
-    "はちにん": 8,
-    "きゅうにん": 9,
-    "じゅうにん": 10,
-}
-_KANA_PEOPLE: Final = frozenset(
-    {"ひとり", "ふたり", "さんにん", "よにん", "ごにん", "ろくにん", "しちにん", "ななにん"}
-    | {"はちにん", "きゅうにん", "じゅうにん"}
-)
-_ALONE: Final = re.compile(r"혼자|나\s*혼자|\bjust\s+(?:me|myself)\b|\bby\s+myself\b|\bonly\s+me\b")
-"""Words that count one person without a number."""
 
-_EN: Final = {
-    "zero": (_DIGIT, 0),
-    "oh": (_DIGIT, 0),
-    "one": (_DIGIT, 1),
-    "two": (_DIGIT, 2),
-    "three": (_DIGIT, 3),
-    "four": (_DIGIT, 4),
-    "five": (_DIGIT, 5),
-    "six": (_DIGIT, 6),
-    "seven": (_DIGIT, 7),
-    "eight": (_DIGIT, 8),
-    "nine": (_DIGIT, 9),
-    "niner": (_DIGIT, 9),
-    "ten": (_TEEN, 10),
-    "eleven": (_TEEN, 11),
-    "twelve": (_TEEN, 12),
-    "thirteen": (_TEEN, 13),
-    "fourteen": (_TEEN, 14),
-    "fifteen": (_TEEN, 15),
-    "sixteen": (_TEEN, 16),
-    "seventeen": (_TEEN, 17),
-    "eighteen": (_TEEN, 18),
-    "nineteen": (_TEEN, 19),
-    "twenty": (_TENS, 20),
-    "thirty": (_TENS, 30),
-    "forty": (_TENS, 40),
-    "fourty": (_TENS, 40),
-    "fifty": (_TENS, 50),
-    "sixty": (_TENS, 60),
-    "seventy": (_TENS, 70),
-    "eighty": (_TENS, 80),
-    "ninety": (_TENS, 90),
-    "hundred": (_SMALL, 100),
-    "dozen": (_SMALL, 12),
-    "thousand": (_BIG, 1000),
-    "million": (_BIG, 1_000_000),
-    "billion": (_BIG, 1_000_000_000),
-    "point": (_POINT, 0),
-}
+def _alone() -> re.Pattern[str]:
+    """Words that count one person without a number ("just me", "혼자"), from the packs."""
+    return pattern("", "alone", lambda p: p.alone)
+
+
+def _with_companion() -> re.Pattern[str]:
+    """Words that count two people without a number ("me and my wife"), from the packs."""
+    return pattern("", "with_companion", lambda p: p.with_companion)
 
 
 def _alternation(words: object) -> str:
@@ -175,7 +66,7 @@ def _alternation(words: object) -> str:
 
 _ATOM: Final = re.compile(
     r"(?P<arabic>\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|\d{1,24}(?:\.\d{1,12})?)"
-    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen)\b)|"
+    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen|week|night|day|fortnight)\b)|"
     + _alternation(_EN)
     + r")(?![a-z]))"
     + r"|(?P<native>"
@@ -194,51 +85,56 @@ _ATOM: Final = re.compile(
 
 # ----------------------------------------------------------------------------- counters
 
-_COUNTERS: Final[tuple[tuple[str, str, float], ...]] = (
-    # (dimension, pattern, factor to the dimension's base unit)
-    ("length", r"킬로미터|km|キロメートル|kilomet(?:er|re)s?|klicks?", 1000.0),
-    ("mass", r"킬로그램|kg|キログラム|kilograms?", 1000.0),
-    ("kilo", r"킬로|키로|キロ|kilos?", 1000.0),
-    ("length", r"센티미터|센티|cm|センチ|centimet(?:er|re)s?", 0.01),
-    ("length", r"밀리미터|mm|ミリ|millimet(?:er|re)s?", 0.001),
-    ("length", r"미터|메다|m(?![a-z])|メートル|met(?:er|re)s?", 1.0),
-    ("mass", r"그램|g(?![a-z])|グラム|grams?", 1.0),
-    ("duration", r"시간|時間|hours?|hrs?", 3600.0),
-    ("clock", r"시(?!간|작)|時(?!間)|o'?clock|a\.?m\.?(?![a-z])|p\.?m\.?(?![a-z])", 1.0),
-    ("minute", r"분|分|minutes?|mins?", 1.0),
-    ("second", r"초|秒|seconds?|secs?", 1.0),
-    ("people", r"명|사람|인(?!분)|人|名|people|persons?|guests?|pax|adults?|of\s+us\b", 1.0),
-    ("portion", r"인분|人前|portions?|servings?", 1.0),
-    ("age", r"살|세(?![요가])|歳|才|years?\s+old|yrs?\s+old", 1.0),
-    ("year", r"년|年", 1.0),
-    ("month", r"개월|ヶ月|か月|カ月|달|월|月|months?", 1.0),
-    ("day", r"일|日|days?", 1.0),
-    ("week", r"주일?|週間?|weeks?", 1.0),
-    ("items", r"개|個|つ|items?|pieces?|pcs", 1.0),
-    ("times", r"번|회|回|times?", 1.0),
-    ("money", r"원|円|won|yen|dollars?|달러|euros?|유로", 1.0),
-    ("percent", r"%|퍼센트|프로|パーセント|percent", 1.0),
-    ("floor", r"층|階|floors?", 1.0),
-    ("things", r"장|枚|本|병|잔|杯|권|冊|대|台|마리|匹|頭|羽|그릇|杯", 1.0),
+COUNTER_KINDS: Final[tuple[tuple[str, str, float], ...]] = (
+    # (counter id in the packs, dimension, factor to the dimension's base unit), in the
+    # order they are tried: "킬로미터" before "킬로", "시간" before "시", "인분" before "인".
+    ("km", "length", 1000.0),
+    ("kg", "mass", 1000.0),
+    ("kilo", "kilo", 1000.0),
+    ("cm", "length", 0.01),
+    ("mm", "length", 0.001),
+    ("m", "length", 1.0),
+    ("g", "mass", 1.0),
+    ("hours", "duration", 3600.0),
+    ("night", "night", 1.0),
+    ("clock", "clock", 1.0),
+    ("minute", "minute", 1.0),
+    ("second", "second", 1.0),
+    ("people", "people", 1.0),
+    ("portion", "portion", 1.0),
+    ("age", "age", 1.0),
+    ("year", "year", 1.0),
+    ("month", "month", 1.0),
+    ("day", "day", 1.0),
+    ("week", "week", 1.0),
+    ("items", "items", 1.0),
+    ("times", "times", 1.0),
+    ("money", "money", 1.0),
+    ("percent", "percent", 1.0),
+    ("floor", "floor", 1.0),
+    ("things", "things", 1.0),
+)
+_COUNTERS: Final = tuple(
+    (dimension, "|".join(p.counters[key] for p in _PACKS if key in p.counters), factor)
+    for key, dimension, factor in COUNTER_KINDS
 )
 _COUNTER: Final = re.compile(
     r"\s?(?:" + "|".join(f"(?P<c{i}>{p})" for i, (_, p, _f) in enumerate(_COUNTERS)) + ")",
     re.IGNORECASE,
 )
 _PARTICLE: Final = re.compile(
-    r"(?:이요|요|이에요|에요|예요|이야|야|입니다|이고|고|이랑|랑|이서|서|은|는|이|가|을|를|도|만|"
-    r"쯤|정도|이나|나|으로|로|에|하고|이라고|라고|밖에|씩|이면|면|째|짜리|부터|까지|입니|이죠|죠)"
+    "|".join(f"(?:{p.number_particles})" for p in _PACKS if p.number_particles) or r"(?!x)x"
 )
 _AFTER_I_PARTICLE: Final = re.compile(r"(?:요|에요|야|고|라고|랑|나|었|면|지|죠|니)")
 _MAX_ATOMS: Final = 24
 """Longest number in words (a phone number read digit by digit has 11): keeps a scan linear."""
-_KO_STOPWORDS: Final = frozenset({"이번", "이분", "이달", "이날"})
+_KO_STOPWORDS: Final = frozenset(w for pack in _PACKS for w in pack.number_stopwords)
 """Sino digits glued to a counter that are demonstratives, not numbers ("이번 주" = this week)."""
 
 _WRITTEN = re.compile(r"-?[\d,.]+")
 _HANGUL = re.compile(r"[가-힣]")
 _PEOPLE_CUE: Final = re.compile(
-    r"(?:\bfor|\bparty\s+of|\btable\s+for|\bgroup\s+of|\bwe\s+are|\bwe're|\bthere\s+are)\s+$",
+    "|".join(f"(?:{cue})" for pack in _PACKS for cue in pack.people_cue) or r"(?!x)x",
     re.IGNORECASE,
 )
 
@@ -496,14 +392,20 @@ def _groups(text: str, atoms: list[_Atom]) -> list[list[_Atom]]:
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every number in ``text``, in order (``text`` as returned by ``normalize``)."""
     found: list[Quantity] = [
-        Quantity(1, m.start(), m.end(), m.end(), "people") for m in _ALONE.finditer(text)
+        Quantity(1, m.start(), m.end(), m.end(), "people") for m in _alone().finditer(text)
     ]
+    found.extend(
+        Quantity(2, m.start(), m.end(), m.end(), "people") for m in _with_companion().finditer(text)
+    )
+    spoken = tuple(found)  # "just the two of us" is one quantity, not also a "two"
     for group in _groups(text, _atoms(text)):
         quantity = _quantity(text, group)
         if quantity is None and len(group) > 1:
             # a group that does not read as one number may still hold one at its start
             quantity = _quantity(text, group[:1])
-        if quantity is not None:
+        if quantity is not None and not any(
+            said.start <= quantity.start < said.end for said in spoken
+        ):
             found.append(quantity)
     return tuple(sorted(found, key=lambda q: q.start))
 
@@ -540,7 +442,9 @@ def plain(value: float) -> str:
 def _as_digits(quantity: Quantity, text: str) -> str | None:
     if _WRITTEN.fullmatch(text, quantity.start, quantity.end):
         return None  # already digits: "05.03.02" stays a date, not 5.03
-    if _ALONE.fullmatch(text, quantity.start, quantity.end):
+    if _alone().fullmatch(text, quantity.start, quantity.end) or _with_companion().fullmatch(
+        text, quantity.start, quantity.end
+    ):
         return None
     number = quantity.digits if quantity.digits is not None else plain(quantity.value)
     return number + text[quantity.end : quantity.counter_end]

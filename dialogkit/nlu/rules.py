@@ -20,18 +20,17 @@ from typing import Any, Final
 from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.discipline import (
-    is_identifier,
-    is_own_value,
-    is_self_reference,
-    label_in,
-    slot_labels,
-)
-from dialogkit.nlu.entities import INVALID, extract
+from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
+from dialogkit.nlu.discipline import is_own_value, is_self_reference, label_in, own_phrases
+from dialogkit.nlu.entities import INVALID, date_period, exact, extract, in_slot_unit, validate
 from dialogkit.nlu.frame import Frame
+from dialogkit.nlu.kinds import is_identifier, slot_labels
+from dialogkit.nlu.lang import pattern, words
 from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
-from dialogkit.nlu.numbers import words_as_digits
+from dialogkit.nlu.numbers import Quantity, words_as_digits
+from dialogkit.nlu.ranges import nights, read_range
 from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu.words import meant_part
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
 from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
@@ -71,7 +70,28 @@ BEST_TEXT_CHARS: Final = 80
 """Only short utterances are remembered: they are the ones that recur, and the memory stays
 bounded."""
 SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
+ANSWERED_BY_QUESTIONS: Final = CONTROL_INTENTS | SOCIAL_INTENTS
+"""Built-in intents a question may carry ("can you say that again?", "how are you?")."""
 """A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> re.Pattern[str]:
+    """The function words of every pack as one pattern: a spaced word (Latin, Hangul) must
+    be a whole word, a Japanese one may end any word ("キャンセルお願いします")."""
+    parts = []
+    for word in sorted(words("", lambda p: p.function_words), key=len, reverse=True):
+        needle = re.escape(normalize(word))
+        spaced = any(ch.isascii() or "\uac00" <= ch <= "\ud7a3" for ch in word)
+        parts.append(rf"(?<!\S){needle}(?!\S)" if spaced else needle)
+    return re.compile("|".join(parts))
+
+
+@lru_cache(maxsize=8192)
+def content(text: str) -> str:
+    """The normalized text without the function words every intent shares ("please", "해
+    주세요", "お願いします"), which never decide an intent on their own."""
+    return " ".join(_function_words().sub(" ", normalize(text)).split())
 
 
 @lru_cache(maxsize=4096)
@@ -98,7 +118,8 @@ class Utterance:
     @classmethod
     def of(cls, text: str) -> Utterance:
         lowered = normalize(text)
-        return cls(text, lowered, tuple(lowered.split()), ngrams(lowered), is_negated(lowered))
+        grams = ngrams(content(lowered))
+        return cls(text, lowered, tuple(lowered.split()), grams, is_negated(lowered))
 
 
 @dataclass(frozen=True)
@@ -127,6 +148,10 @@ class IntentMatcher:
     linear: bool
     """Every pattern runs on RE2, so a score never depends on a search's time budget."""
     name_words: tuple[str, ...] = ()
+    action: bool = False
+    """Every example is a statement, none a question ("cancel my booking"): a question
+    ("does cancelling cost anything?") never fires it, since a question is never an
+    action."""
 
     @classmethod
     def of(cls, intent: Intent, *, implied_name: str = "") -> IntentMatcher:
@@ -140,7 +165,8 @@ class IntentMatcher:
             (keyword_pattern(k), KEYWORD_SCORE + min(len(stem(k)), 10) / 100) for k in needles
         ]
         examples = tuple(
-            Example(normalize(text), ngrams(text), is_negated(normalize(text))) for text in texts
+            Example(normalize(text), ngrams(content(text)), is_negated(normalize(text)))
+            for text in texts
         )
         return cls(
             patterns=tuple(pattern for pattern in compiled if pattern is not None),
@@ -152,6 +178,7 @@ class IntentMatcher:
             exact=frozenset(example.text for example in examples),
             linear=all(linear_pattern(pattern) is not None for pattern in intent.patterns),
             name_words=_name_words(implied_name),
+            action=_is_action(intent.examples),
         )
 
     def score(self, utterance: Utterance) -> float:
@@ -178,6 +205,15 @@ class IntentMatcher:
                 agreement = 1.0 if example.negated == utterance.negated else 0.5
                 best = max(best, 2 * shared / (len(example.grams) + size) * agreement)
         return best
+
+
+def _is_action(examples: list[str]) -> bool:
+    """Whether an intent's examples ask for an action: none is a question and at least half
+    say a wish or a request in their language ("cancel my booking", "취소해 주세요")."""
+    if not examples or any(is_question(example) for example in examples):
+        return False
+    wishes = pattern("", "wishes", lambda p: p.wishes)
+    return 2 * sum(bool(wishes.search(normalize(e))) for e in examples) >= len(examples)
 
 
 def _name_words(name: str) -> tuple[str, ...]:
@@ -260,9 +296,19 @@ def _matcher(index: RuleIndex, name: str, definition: Intent) -> IntentMatcher:
     return matcher
 
 
+def _replaced_value(request: NLURequest, name: str, text: str, content: str) -> bool:
+    """Whether a correction turns down the slot's current value ("it's not Kim, it's Lee"):
+    then the slot is read from the correction as if it were asked for."""
+    held = request.filled_slots.get(name)
+    if content == text or not isinstance(held, str) or not held.strip():
+        return False
+    return held.lower() in text.lower() and held.lower() not in content.lower()
+
+
 def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     """A text slot the node accepts and that has a pattern is read like an asked-for slot,
-    so a confirmation step can take "이름은 김민준이에요" as a correction."""
+    so a confirmation step can take "이름은 김민준이에요" as a correction (unless the utterance
+    reads as an intent: "that's perfect" at a read-back is a yes, not a name)."""
     return slot.type == "text" and bool(slot.pattern) and name in request.node.accept_slots
 
 
@@ -283,7 +329,8 @@ class RuleNLU:
         if said is not None and request.intents.get(said) is index.intents[said]:
             intent, confidence = said, 1.0
         else:
-            intent, confidence = self._best(request, index, utterance)
+            asking = is_question(text, request.scenario.language)
+            intent, confidence = self._best(request, index, utterance, asking=asking)
         act = leading_act(text)
         if act is not None and act.act in request.intents and act.score > confidence:
             intent, confidence = act.act, act.score
@@ -295,7 +342,7 @@ class RuleNLU:
                 intent, confidence = "goodbye", max(confidence, closing)
         if confidence <= INTENT_THRESHOLD:
             intent = None
-        question = is_question(text)
+        question = is_question(text, request.scenario.language)
         not_an_answer = (
             question
             or (act is not None and act.whole)
@@ -303,17 +350,29 @@ class RuleNLU:
             or (intent in SOCIAL_INTENTS and confidence >= 0.8 and len(text.split()) <= 3)
         )
         # A correction is read for what it says instead: "신용카드 말고 체크카드요".
-        corrected = correction(text)
+        corrected = correction(text, request.scenario.language)
         content = text if corrected is None else corrected
         entities = {}
         frame = Frame.of(request.user)
+        language = request.scenario.language
+        shared = counted_slots(request.slots) if shares_numbers(request.slots) else {}
+        counts = _counts(text, content, shared, request.expected_slot, language)
         for name, slot in request.slots.items():
-            expected = name == request.expected_slot or _accepted_by_pattern(request, name, slot)
+            accepted = _accepted_by_pattern(request, name, slot) and intent is None
+            expected = (
+                name == request.expected_slot
+                or accepted
+                or _replaced_value(request, name, text, content)
+            )
             if expected and slot.type == "text" and not_an_answer:
                 continue
-            value = _extract_not_own(request, name, slot, content, expected, frame)
+            if name in shared:
+                value = validate(slot, counts[name]) if name in counts else INVALID
+            else:
+                value = _extract_not_own(request, name, slot, content, expected, frame)
             if value is not INVALID:
                 entities[name] = value
+        entities.update(_ranges(request, content, frame))
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
         if corrects and intent == "deny":
@@ -329,7 +388,7 @@ class RuleNLU:
         )
 
     def _best(
-        self, request: NLURequest, index: RuleIndex, utterance: Utterance
+        self, request: NLURequest, index: RuleIndex, utterance: Utterance, *, asking: bool
     ) -> tuple[str | None, float]:
         """The best-scoring intent and its score. On the scenario's own intents the answer
         depends only on the node and the text, so the index remembers it: short answers
@@ -346,6 +405,8 @@ class RuleNLU:
             return known
         intent, confidence = None, 0.0
         for name, matcher in self._matchers(request, index):
+            if asking and matcher.action and name not in ANSWERED_BY_QUESTIONS:
+                continue
             score = matcher.score(utterance)
             if score > confidence:
                 intent, confidence = name, score
@@ -382,6 +443,51 @@ class RuleNLU:
         return "inform" if has_entities or intent else "statement"
 
 
+def _counts(
+    text: str, content: str, shared: dict[str, Slot], expected: str | None, language: str
+) -> dict[str, int | float]:
+    """The counted slots' values: those of a correction's new part win over the whole
+    utterance's ("2 adults, no wait 3 adults"), and the whole utterance still counts what
+    the correction part drops ("no kids" is a zero, not a no followed by "kids")."""
+    if not shared:
+        return {}
+    said = read_counts(text, shared, expected, language)
+    if content == text:
+        return said
+    corrected = read_counts(content, shared, expected, language)
+    if not corrected and len(said) == 1:
+        # "not 2 nights, 3": the bare new number replaces the count the rejected part named.
+        corrected = read_counts(content, shared, next(iter(said)), language)
+    return {**said, **corrected}
+
+
+def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:
+    """A date range said in one breath: its start for a date slot, and its end
+    (``range_end``) and length (``range_length``) where the slot declares them; a value moved
+    from one date to another ("change it from Thursday to Friday") is no range."""
+    language = request.scenario.language
+    found: dict[str, Any] = {}
+    for name, slot in request.slots.items():
+        if slot.type != "date":
+            continue
+        if meant_part(text, language) is not None:
+            continue
+        span = read_range(text, frame, date_period(slot, name), language)
+        if span is None:
+            continue
+        start, end = span
+        found[name] = start.isoformat()
+        end_slot = request.slots.get(slot.range_end or "")
+        if end_slot is not None and end_slot.type == "date":
+            found[slot.range_end or ""] = end.isoformat()
+        length_slot = request.slots.get(slot.range_length or "")
+        if length_slot is not None:
+            length = in_slot_unit(Quantity(nights(start, end), 0, 0, 0, "day"), length_slot)
+            if length is not None and validate(length_slot, exact(length)) is not INVALID:
+                found[slot.range_length or ""] = exact(length)
+    return {k: v for k, v in found.items() if validate(request.slots[k], v) is not INVALID}
+
+
 def _extract_not_own(
     request: NLURequest, name: str, slot: Slot, text: str, expected: bool, frame: Frame
 ) -> Any:
@@ -389,10 +495,11 @@ def _extract_not_own(
     "Hammer 6, Eagle 2-4", the speaker's "저는" in "저는 박서준이에요", the label in "성함요?
     김철수요"."""
     value = extract(slot, text, expected=expected, frame=frame, name=name)
-    if not is_identifier(slot):
+    if not is_identifier(name, slot):
         return value
-    own = own_phrases(request, name)
-    labels = slot_labels(name)
+    language = request.scenario.language
+    own = own_phrases(request.scenario.document.prompts.bot, (request.filled_slots,), name)
+    labels = slot_labels(name, slot, language)
     for _attempt in range(2):
         if value is INVALID or not isinstance(value, str):
             return value
@@ -401,7 +508,7 @@ def _extract_not_own(
             # Read what follows the label: "성함요? 김철수요", "집 주소 서울시 …".
             text = text[text.lower().index(label) + len(label) :]
             text = _PARTICLE.sub("", text)
-        elif is_own_value(value, own) or is_self_reference(value):
+        elif is_own_value(value, own) or is_self_reference(value, language):
             if value.lower() not in text.lower():
                 # The value was read from numbers said in words ("Hammer six").
                 text = words_as_digits(text)
@@ -411,13 +518,3 @@ def _extract_not_own(
             return value
         value = extract(slot, text, expected=expected, frame=frame, name=name)
     return INVALID
-
-
-def own_phrases(request: NLURequest, name: str) -> tuple[str, ...]:
-    """What the bot already holds for itself: its persona and the other slots' words."""
-    others = (
-        value
-        for key, value in request.filled_slots.items()
-        if key != name and isinstance(value, str) and re.search(r"[^\W\d_]", value)
-    )
-    return (request.scenario.document.prompts.bot, *others)

@@ -11,44 +11,15 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from dialogkit.nlu.lang import PACKS
 from dialogkit.nlu.numbers import digits_spoken, find_quantities
 from dialogkit.nlu.plausible import plausible_clock
 from dialogkit.nlu.words import any_word
 
 _AM, _PM, _EVENING, _NIGHT, _MIDDAY, _DAWN = "am", "pm", "evening", "night", "midday", "dawn"
 
-_DAY_PARTS: Final = {
-    "오전": _AM,
-    "아침": _AM,
-    "새벽": _DAWN,
-    "오후": _PM,
-    "낮": _MIDDAY,
-    "점심": _MIDDAY,
-    "저녁": _EVENING,
-    "밤": _NIGHT,
-    "午前": _AM,
-    "朝": _AM,
-    "明け方": _DAWN,
-    "早朝": _DAWN,
-    "午後": _PM,
-    "昼": _MIDDAY,
-    "夕方": _EVENING,
-    "晩": _EVENING,
-    "夜": _NIGHT,
-    "深夜": _DAWN,
-    "夜中": _DAWN,
-    "morning": _AM,
-    "a.m.": _AM,
-    "a.m": _AM,
-    "afternoon": _PM,
-    "p.m.": _PM,
-    "p.m": _PM,
-    "evening": _EVENING,
-    "tonight": _EVENING,
-    "night": _NIGHT,
-    "lunch": _MIDDAY,
-    "lunchtime": _MIDDAY,
-}
+_DAY_PARTS: Final = {w: part for pack in PACKS.values() for w, part in pack.day_parts.items()}
+"""Parts of the day from every language pack; the values are the names below."""
 _DAY_PART: Final = any_word(_DAY_PARTS)
 _MERIDIEM = r"(a\.?m\.?|p\.?m\.?)(?![a-z])"
 _CLOCK: Final = re.compile(

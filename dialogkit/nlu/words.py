@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from dialogkit.nlu.lang import pattern
+
 
 def any_word(words: Iterable[str]) -> re.Pattern[str]:
     """A pattern for any of ``words``, longest first so "내일모레" wins over "내일"; Latin
@@ -18,26 +20,30 @@ def any_word(words: Iterable[str]) -> re.Pattern[str]:
     )
 
 
-_REPLACED: Final = re.compile(
-    r"じゃなくて|じゃなく|ではなくて|ではなく|でなく|の代わりに|말고|아니라|아니고"
-    r"|\bnot\b[^,.]*?,?\s*\bbut\b"
-)
-"""Markers after a value that is being replaced ("明日じゃなくて明後日", "내일 말고 모레")."""
-_MOVED: Final = re.compile(
-    r"から|에서|대신에?|\b(?:change|move|switch|push|bring)\w*\b[^.]*?\bfrom\b|->|→"
-)
-"""Markers after a value that is being moved from ("7시에서 8시로", "4명 대신 5명"): for
-values only, since "회사에서", "東京から" or "제가 대신 받을게요" in a sentence is no
-correction."""
-_REPLACED_OR_MOVED: Final = re.compile(f"{_REPLACED.pattern}|{_MOVED.pattern}")
-_REJECTED_AFTER: Final = re.compile(r"\binstead of\b|\brather than\b|,\s*not\b")
-"""Markers before a value that is being replaced ("Friday, not Thursday")."""
-_RANGE: Final = re.compile(r"まで|까지|\buntil\b|\btill\b")
 _LAST_PHRASE: Final = re.compile(r"[\s、,]*[^\s、,]+\s*$")
 _WORDLIKE: Final = re.compile(r"\w")
+_DIGIT: Final = re.compile(r"\d")
 
 
-def replacement(text: str, *, moves: bool = False) -> str | None:
+def _markers(language: str, moves: bool) -> re.Pattern[str]:
+    """Markers after a value being replaced ("明日じゃなくて明後日", "내일 말고 모레"), and with
+    ``moves`` after a value being moved from ("7시에서 8시로", "4명 대신 5명"): for values
+    only, since "회사에서", "東京から" or "제가 대신 받을게요" in a sentence is no
+    correction."""
+    if moves:
+        return pattern(language, "replaced_or_moved", lambda p: (*p.replaced, *p.moved))
+    return pattern(language, "replaced", lambda p: p.replaced)
+
+
+def _moved_range(text: str, language: str) -> str | None:
+    """The new value of a move said as a range ("change it from Thursday to Friday" ->
+    "Friday"): what follows the range's joint."""
+    joint = pattern(language, "range_joint", lambda p: p.range_joint)
+    found = list(joint.finditer(text))
+    return text[found[-1].end() :] if found and _WORDLIKE.search(text[found[-1].end() :]) else None
+
+
+def replacement(text: str, *, moves: bool = False, language: str = "") -> str | None:
     """The part of ``text`` the user means when a value is replaced in the same breath
     ("明日じゃなくて明後日" -> "明後日", "신용카드요, 체크카드 말고" -> "신용카드요",
     "Friday, not Thursday" -> "Friday"); None when nothing is replaced, or for a range
@@ -45,23 +51,25 @@ def replacement(text: str, *, moves: bool = False) -> str | None:
 
     The one reader of these forms: value extraction and the correction act both use it.
     """
-    if _RANGE.search(text):
+    if pattern(language, "range_end", lambda p: p.range_end).search(text):
         return None
-    markers = list((_REPLACED_OR_MOVED if moves else _REPLACED).finditer(text))
+    markers = list(_markers(language, moves).finditer(text))
     if markers:
         last = markers[-1]
         after = text[last.end() :]
-        if _WORDLIKE.search(after):
+        if moves and pattern(language, "moved", lambda p: p.moved).fullmatch(last.group(0)):
+            after = _moved_range(after, language) or after
+        if len(_WORDLIKE.findall(after)) > 1 or _DIGIT.search(after):
             return after
         # The rejected value comes last: "신용카드요, 체크카드 말고", "スモール、ラージじゃなくて".
         before = text[: last.start()]
         rejected = _LAST_PHRASE.search(before)
         meant = before[: rejected.start()] if rejected else ""
         return meant if _WORDLIKE.search(meant) else None
-    rejected_after = _REJECTED_AFTER.search(text)
+    rejected_after = pattern(language, "rejected_after", lambda p: p.rejected_after).search(text)
     return text[: rejected_after.start()] if rejected_after else None
 
 
-def meant_part(text: str) -> str | None:
+def meant_part(text: str, language: str = "") -> str | None:
     """The part of ``text`` holding the value the user means (see ``replacement``)."""
-    return replacement(text, moves=True)
+    return replacement(text, moves=True, language=language)

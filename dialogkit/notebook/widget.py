@@ -108,8 +108,19 @@ class ChatWidget:
             [self.log, widgets.HBox([self.text, self.send_button]), self.confidence],
             layout=widgets.Layout(flex="1 1 auto"),
         )
-        self.view = widgets.HBox([chat, self.panel])
-        self._widgets = [self.view, chat, *chat.children, *chat.children[1].children, self.panel]
+        # Only a rendered live view inserts this rule, so the static snapshot shown beside it
+        # hides exactly where the live widget is there to replace it.
+        live_only = widgets.HTML(layout=widgets.Layout(display="none"))
+        self.view = widgets.HBox([chat, self.panel, live_only])
+        live_only.value = f"<style>.{self._snapshot_class}{{display:none}}</style>"
+        self._widgets = [
+            self.view,
+            chat,
+            *chat.children,
+            *chat.children[1].children,
+            self.panel,
+            live_only,
+        ]
 
         # Enter sends a "submit" event whatever continuous_update says; listening to it
         # directly avoids the deprecated on_submit and keeps the value synced per keystroke.
@@ -220,27 +231,40 @@ class ChatWidget:
 
     def display(self) -> None:
         """Show the widget (what a cell does when the widget is its last expression)."""
-        from IPython.display import display
+        self._ipython_display_()
 
-        display(self.view)  # type: ignore[no-untyped-call]
+    @property
+    def _snapshot_class(self) -> str:
+        return f"dk-snapshot-{self.view.model_id}"
 
     def snapshot_html(self) -> str:
         """The conversation so far and the side panel, as static HTML (no widget needed)."""
         return (
-            '<div class="dialogkit-chat" style="display:flex;gap:12px;align-items:flex-start">'
+            f'<div class="dialogkit-chat {self._snapshot_class}" '
+            'style="display:flex;gap:12px;align-items:flex-start">'
             f'<div style="flex:1 1 auto">{self.log.value}</div>'
             f'<div style="width:260px">{self.panel.value}</div></div>'
         )
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The live widget view, plus a static snapshot for renderers without a kernel.
+    def _ipython_display_(self) -> None:
+        """Two outputs: a static snapshot (``text/html``), then the live view.
 
-        A live frontend shows the widget; nbconvert's HTML, a repository viewer or a closed
-        notebook show ``text/html``: the conversation as it was when the cell ran (display
-        the widget again in a later cell to record a later state).
+        Why not one output carrying both: ``jupyter nbconvert --execute`` stores the widget
+        state, and with it nbconvert renders a widget-view output as the live widget, whose
+        JavaScript comes from a CDN; offline the cell showed nothing although the same output
+        carried ``text/html``. A separate HTML output is shown by every renderer without a
+        kernel (nbconvert, GitHub, VS Code), as the conversation was when the cell ran. Where
+        the live widget renders, its style rule hides the snapshot, so it shows once. Display
+        the widget again in a later cell to record a later state.
         """
+        from IPython.display import display
+
+        display({"text/html": self.snapshot_html()}, raw=True)  # type: ignore[no-untyped-call]
+        display(self._repr_mimebundle_(), raw=True)  # type: ignore[no-untyped-call]
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget view and a one-line text (the snapshot is an output of its own)."""
         bundle: dict[str, Any] = dict(self.view._repr_mimebundle_(**kwargs) or {})
-        bundle["text/html"] = self.snapshot_html()
         bundle["text/plain"] = f"ChatWidget({len(self.replies)} replies, session {self.session.id})"
         return bundle
 

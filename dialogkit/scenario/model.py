@@ -25,6 +25,26 @@ SlotType = Literal[
     "pattern",
 ]
 
+SlotKind = Literal[
+    "person_name",
+    "phone",
+    "email",
+    "address",
+    "date",
+    "birth_date",
+    "time",
+    "count",
+    "duration",
+    "money",
+    "measure",
+    "choice",
+    "yes_no",
+    "identifier",
+    "free_text",
+]
+"""What a slot holds, beyond its value type: decides which words name it, which values are
+plausible and where a number said in a sentence goes (see ``dialogkit.nlu.kinds``)."""
+
 OPERATORS: frozenset[str] = frozenset(
     {
         "equals",
@@ -110,10 +130,38 @@ class Slot(ScenarioModel):
     unit: str | None = Field(
         None,
         description="Numbers (and `pattern` slots holding one): the unit the value is kept "
-        "in (`m`, `km`, `cm`, `mm`, `g`, `kg`, `people`, `items`, `age`); a quantity said in "
+        "in (`m`, `km`, `cm`, `mm`, `g`, `kg`, `people`, `items`, `age`, `nights`, `days`, "
+        "`weeks`, `hours`, `minutes`); a quantity said in "
         'another unit of the same kind is converted ("2km" -> 2000 for `m`).',
     )
+    kind: SlotKind | None = Field(
+        None,
+        description="What the slot holds (`person_name`, `phone`, `email`, `address`, `date`, "
+        "`birth_date`, `time`, `count`, `duration`, `money`, `measure`, `choice`, `yes_no`, "
+        "`identifier`, `free_text`); inferred from `type`, `unit` and `pattern` when absent.",
+    )
+    nouns: list[str] = Field(
+        default_factory=list,
+        description="Words that name the slot in a sentence (`adults`, `성인`, `大人`): a count "
+        "said next to one of them goes to this slot.",
+    )
+    range_end: str | None = Field(
+        None,
+        description="Dates: the date slot that takes the end of a range said in one breath "
+        '("from the 10th to the 13th").',
+    )
+    range_length: str | None = Field(
+        None,
+        description="Dates: the `duration` slot that takes the length of a range said in one "
+        "breath (3 for the 10th to the 13th, in the duration slot's unit).",
+    )
     validation: SlotValidation = Field(default_factory=SlotValidation)
+    eval_values: list[str] = Field(
+        default_factory=list,
+        description="Evaluation only: the values simulated users may want for this slot, as "
+        "a user says them (default: drawn from `values`, `examples` and `validation`). Use it "
+        "when only some values make sense, e.g. grids a skill accepts.",
+    )
 
 
 class Condition(ScenarioModel):
@@ -223,6 +271,12 @@ class Node(ScenarioModel):
     next_nodes: list[Transition] = Field(default_factory=list)
     default_next: str | None = None
     terminal: bool = False
+    outcome: Literal["success", "failure"] | None = Field(
+        None,
+        description="Evaluation: whether ending here means the user's goal was met "
+        "(`success`) or not (`failure`: cancelled, a skill failed). Unset on a terminal node: "
+        "judged from the graph (see docs/evaluate.md).",
+    )
     wait_for_input: bool = Field(
         True,
         description="False: after its reply the node passes straight on in the same turn.",

@@ -9,13 +9,22 @@ from pydantic import BaseModel
 
 Severity = Literal["error", "warning"]
 
+NEAR_MISS_KEY = "near_miss_key"
+"""The code of an unknown key one edit away from a known one (``colect_slots``): legal, so a
+warning that leaves the graph usable, but almost surely a typo whose field silently does
+nothing; ``dialogkit validate`` fails on it."""
+
 
 class Problem(BaseModel):
-    """One finding: where (`path`), what and how to fix it (`message`), and how bad."""
+    """One finding: where (`path`), what and how to fix it (`message`), and how bad.
+
+    ``code`` marks findings that tools treat specially (``NEAR_MISS_KEY``); mostly empty.
+    """
 
     path: str
     message: str
     severity: Severity = "error"
+    code: str = ""
 
     def __str__(self) -> str:
         return f"{self.severity}: {self.path or '$'}: {self.message}"

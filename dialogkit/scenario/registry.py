@@ -13,6 +13,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from dialogkit.errors import ScenarioNotFound
+from dialogkit.logsafe import MAX_FIELD_CHARS
 
 REGISTRY_FILE = "registry.json"
 
@@ -68,5 +69,11 @@ def resolve_name(name: str) -> Path:
     registry = _read_registry(folder)
     if key not in registry:
         known = ", ".join(sorted(registry)) or "none"
-        raise ScenarioNotFound(f"Scenario {name!r} is not registered (registered: {known}).")
+        # A client's name is echoed in a 400: a huge one is shown as its first characters.
+        shown = (
+            repr(name)
+            if len(name) <= MAX_FIELD_CHARS
+            else f"{name[:MAX_FIELD_CHARS]!r}... ({len(name)} characters)"
+        )
+        raise ScenarioNotFound(f"Scenario {shown} is not registered (registered: {known}).")
     return folder / registry[key]

@@ -7,7 +7,9 @@ that are legal but probably unintended (an unreachable node, a node with no way 
 
 from __future__ import annotations
 
+import copy
 import difflib
+import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -24,11 +26,13 @@ from dialogkit.scenario.model import (
     Node,
     ScenarioDocument,
     ScenarioModel,
+    Slot,
     Transition,
 )
 from dialogkit.scenario.paths import ROOTS, root_of
 from dialogkit.scenario.patterns import FALLBACK_SEARCH_TIMEOUT_S, linear_error, pattern_error
-from dialogkit.scenario.problems import Problem, json_path
+from dialogkit.scenario.problems import NEAR_MISS_KEY, Problem, json_path
+from dialogkit.scenario.slot_meaning import slot_meaning_problems
 from dialogkit.scenario.templates import placeholders, variants
 
 REQUIRED_METADATA = ("slug", "name", "language", "version")
@@ -44,13 +48,19 @@ ENGINE_CONTEXT_KEYS = frozenset({"session_user", "last_skill_status", "time_of_d
 
 
 def validate_document(data: Any) -> tuple[ScenarioDocument | None, list[Problem]]:
-    """Parse ``data`` and return the model (None when unparseable) with every problem."""
+    """Parse ``data`` and return the model (None when unparseable) with every problem.
+
+    Structure errors do not hide the content problems: when dropping the malformed values
+    (each back to its default) lets the rest parse, the content checks run on that rest, so
+    an author sees everything in one pass. Findings under a dropped value are left out.
+    """
     if not isinstance(data, dict):
         return None, [Problem(path="", message="A scenario must be a JSON object.")]
     try:
         document = ScenarioDocument.model_validate(data)
     except ValidationError as exc:
-        return None, structure_problems(exc, data)
+        problems = structure_problems(exc, data)
+        return None, problems + _problems_of_the_rest(exc, data, problems)
     return document, list(_Checker(document, data).run())
 
 
@@ -58,18 +68,73 @@ def structure_problems(exc: ValidationError, data: Any) -> list[Problem]:
     """pydantic errors as problems whose paths point into the raw document."""
     problems = []
     for error in exc.errors():
-        path = _raw_path(error["loc"], data)
+        path = json_path(_raw_loc(error["loc"], data))
         problems.append(Problem(path=path, message=_structure_message(error)))
     return problems
+
+
+MAX_REPAIRS = 8
+"""Rounds of dropping malformed values before giving up on the content checks."""
+
+
+def _problems_of_the_rest(
+    exc: ValidationError, data: dict[str, Any], structure: list[Problem]
+) -> list[Problem]:
+    """The content problems of ``data`` without its malformed values, when it then parses."""
+    rest = copy.deepcopy(data)
+    for _round in range(MAX_REPAIRS):
+        dropped_any = [_drop(rest, _raw_loc(error["loc"], rest)) for error in exc.errors()]
+        if not any(dropped_any):
+            return []  # a required value is missing or a list item is malformed: stop here
+        try:
+            document = ScenarioDocument.model_validate(rest)
+        except ValidationError as again:
+            exc = again
+            continue
+        dropped = [problem.path for problem in structure]
+        seen = {(problem.path, problem.message) for problem in structure}
+        return [
+            problem
+            for problem in _Checker(document, rest).run()
+            if (problem.path, problem.message) not in seen
+            and not any(_within(problem.path, path) for path in dropped)
+        ]
+    return []
+
+
+def _drop(data: Any, loc: list[str | int]) -> bool:
+    """Remove the dict entry at ``loc`` (its default then applies); False when there is
+    none (a missing value) or it is a list item (removing it would shift later paths)."""
+    if not loc or not isinstance(loc[-1], str):
+        return False
+    parent = data
+    for part in loc[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    if isinstance(parent, dict) and loc[-1] in parent:
+        del parent[loc[-1]]
+        return True
+    return False
+
+
+def _within(path: str, outer: str) -> bool:
+    return path == outer or path.startswith((f"{outer}.", f"{outer}["))
 
 
 def _structure_message(error: Any) -> str:
     if error["type"] == "missing":
         return "This field is required."
-    return f"{error['msg']} (got {error.get('input')!r})."
+    hint = ""
+    given = error.get("input")
+    if error["type"] == "literal_error" and isinstance(given, str):
+        choices = re.findall(r"'([^']*)'", str(error.get("ctx", {}).get("expected", "")))
+        hint = suggestion(given, choices, "; ")
+    return f"{error['msg']} (got {given!r}){hint or '.'}"
 
 
-def _raw_path(loc: Iterable[str | int], data: Any) -> str:
+def _raw_loc(loc: Iterable[str | int], data: Any) -> list[str | int]:
     """Drop the union tags pydantic inserts, keeping only steps that exist in ``data``."""
     kept: list[str | int] = []
     current = data
@@ -85,7 +150,7 @@ def _raw_path(loc: Iterable[str | int], data: Any) -> str:
                 continue
         if index == len(parts) - 1 and isinstance(part, str) and isinstance(current, dict):
             kept.append(part)
-    return json_path(kept)
+    return kept
 
 
 class _Checker:
@@ -156,11 +221,26 @@ class _Checker:
                 yield from self._regex(slot.pattern, f"{path}.pattern")
             if slot.validation.pattern:
                 yield from self._regex(slot.validation.pattern, f"{path}.validation.pattern")
+            yield from self._eval_values(name, slot)
             if not slot.prompt.strip():
                 yield Problem(
                     path=f"{path}.prompt",
                     message="No prompt: the bot cannot ask for this slot by name.",
                     severity="warning",
+                )
+
+        yield from slot_meaning_problems(self.doc.slots)
+
+    def _eval_values(self, name: str, slot: Slot) -> Iterator[Problem]:
+        """Values simulated users are given must be values the slot accepts."""
+        from dialogkit.nlu.entities import INVALID, coerce
+
+        for i, value in enumerate(slot.eval_values):
+            if coerce(slot, value, name=name) is INVALID:
+                yield Problem(
+                    path=f"slots.{name}.eval_values[{i}]",
+                    message=f"{value!r} is not a valid {slot.type} value for this slot "
+                    "(type, values, pattern and validation); fix or remove it.",
                 )
 
     def _graph(self) -> Iterator[Problem]:
@@ -225,6 +305,13 @@ class _Checker:
             yield self._unknown_node(node.default_next, f"{path}.default_next")
         for key, template in node.responses.items():
             yield from self._template(template, f"{path}.responses.{key}")
+        if node.outcome is not None and not node.terminal:
+            yield Problem(
+                path=f"{path}.outcome",
+                message="`outcome` only counts on a terminal node (where a session completes); "
+                "set terminal: true or remove it.",
+                severity="warning",
+            )
         if not node.terminal and not self._has_way_out(node):
             yield Problem(
                 path=path,
@@ -324,10 +411,13 @@ class _Checker:
                 if isinstance(value, str) and value not in self.intents:
                     yield Problem(
                         path=f"{path}.value",
-                        message=f"Intent {value!r} is not declared in `intents`"
-                        f"{suggestion(value, self.intents, '; ')}. Language-model NLU can "
-                        "still choose it; declare it with examples so offline NLU recognizes "
-                        "it too (until then it matches the words of its name).",
+                        message=_sentence(
+                            f"Intent {value!r} is not declared in `intents`"
+                            f"{suggestion(value, self.intents, '; ')}"
+                        )
+                        + " Language-model NLU can still choose it; declare it with examples "
+                        "so offline NLU recognizes it too (until then it matches the words of "
+                        "its name).",
                         severity="warning",
                     )
 
@@ -353,8 +443,10 @@ class _Checker:
             elif second == "entities" and len(parts) > 2 and parts[2] not in self.doc.slots:
                 yield Problem(
                     path=path,
-                    message=f"Entity {parts[2]!r} is not a declared slot; entities are named "
-                    f"after slots{suggestion(parts[2], self.doc.slots, ', ')}.",
+                    message=_sentence(
+                        f"Entity {parts[2]!r} is not a declared slot; entities are named "
+                        f"after slots{suggestion(parts[2], self.doc.slots, ', ')}"
+                    ),
                 )
         elif root == "input" and second not in INPUT_FIELDS:
             yield Problem(
@@ -419,8 +511,10 @@ class _Checker:
     def _undeclared_slot(self, name: str, path: str) -> Problem:
         return Problem(
             path=path,
-            message=f"Slot {name!r} is not declared in the `slots` registry"
-            f"{suggestion(name, self.doc.slots, '; ')}.",
+            message=_sentence(
+                f"Slot {name!r} is not declared in the `slots` registry"
+                f"{suggestion(name, self.doc.slots, '; ')}"
+            ),
         )
 
     def _reachability(self) -> Iterator[Problem]:
@@ -452,6 +546,11 @@ class _Checker:
                 )
 
 
+def _sentence(text: str) -> str:
+    """``text`` ended with a full stop, unless it already ends a sentence ("...?")."""
+    return text if text.endswith((".", "?", "!")) else f"{text}."
+
+
 def suggestion(name: str, choices: Iterable[str], lead: str) -> str:
     """``lead`` + "did you mean `x`?" when a known name is close to ``name``, else empty."""
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=SUGGESTION_CUTOFF)
@@ -469,11 +568,37 @@ def _fix(name: str, choices: Iterable[str]) -> str:
     return f"use one of {shown}{more}."
 
 
+def one_edit_apart(typed: str, known: str) -> bool:
+    """True when one insertion, deletion, substitution or swap of neighbours (or only case)
+    turns ``typed`` into ``known``: the keys a finger slips into."""
+    a, b = typed.lower(), known.lower()
+    if a == b:
+        return typed != known
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        swapped = len(diffs) == 2 and diffs[1] == diffs[0] + 1 and a[diffs[0]] == b[diffs[1]]
+        return len(diffs) == 1 or (swapped and a[diffs[1]] == b[diffs[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
 def _unknown_keys(model: BaseModel, path: str) -> Iterator[Problem]:
     """Keys the format does not define: kept and ignored, reported so typos are caught."""
     fields = type(model).model_fields
     known = [info.alias or name for name, info in fields.items()]
     for key in model.model_extra or {}:
+        near = [name for name in known if one_edit_apart(key, name)]
+        if near:
+            yield Problem(
+                path=f"{path}.{key}" if path else key,
+                message=f"Unknown key `{key}`; did you mean `{near[0]}`? As written it is "
+                "ignored, so the field does nothing.",
+                severity="warning",
+                code=NEAR_MISS_KEY,
+            )
+            continue
         hint = suggestion(key, known, "; ") or "; it is kept and ignored."
         yield Problem(
             path=f"{path}.{key}" if path else key,

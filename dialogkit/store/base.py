@@ -32,6 +32,8 @@ STATE_TTL_S = 3600
 CONFIG_TTL_S = 24 * 3600
 HISTORY_LIMIT = 1000
 TRANSCRIPT_LIMIT = 1000
+REPLIES_KEPT = 64
+"""Idempotency-Key replies kept per session: a client retries its last few turns, not more."""
 
 StoredKind = Literal["transcript", "visits"]
 STORED_KINDS: tuple[StoredKind, ...] = ("transcript", "visits")
@@ -44,11 +46,13 @@ class RecordLimits:
 
     The turn itself is never refused: its state is saved and its records appended, and reads
     then return the most recent ``history`` entries and ``transcript`` rows. A store keeps
-    ``rows`` transcript rows (a row gives one or two history entries) and as many path steps.
+    ``rows`` transcript rows (a row gives one or two history entries) and as many path steps,
+    and the saved replies of its ``replies`` most recent turns sent with an idempotency key.
     """
 
     history: int = HISTORY_LIMIT
     transcript: int = TRANSCRIPT_LIMIT
+    replies: int = REPLIES_KEPT
 
     @property
     def rows(self) -> int:

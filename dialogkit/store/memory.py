@@ -35,9 +35,6 @@ from dialogkit.store.expiry import ExpiryWheel
 from dialogkit.store.queues import SessionQueues
 from dialogkit.wire import dump_json
 
-REPLIES_KEPT = 64
-"""Idempotency keys remembered per session: a client retries its last few turns, not more."""
-
 
 @dataclass(slots=True, eq=False)
 class _Log:
@@ -130,10 +127,7 @@ class MemoryStore:
             log = entry.transcript if kind == "transcript" else entry.visits
             log.extend(items, self.limits.rows)
         if reply is not None:
-            replies = entry.replies = entry.replies or {}
-            replies[reply[0]] = reply[1]
-            if len(replies) > REPLIES_KEPT:
-                del replies[next(iter(replies))]
+            self._keep_reply(entry, *reply)
         self._expiry.schedule(session_id, entry.expires_at)
         return entry.state_expires_at
 
@@ -162,6 +156,14 @@ class MemoryStore:
             entry.state_expires_at,
             entry.state_expires_at - now,
         )
+
+    def _keep_reply(self, entry: _Entry, key: str, reply: bytes) -> None:
+        """Save a keyed turn's reply; past ``limits.replies`` the oldest goes (as in Redis)."""
+        replies = entry.replies = entry.replies or {}
+        replies.pop(key, None)  # a key saved again counts as the most recent
+        replies[key] = reply
+        while len(replies) > self.limits.replies:
+            del replies[next(iter(replies))]
 
     async def saved_reply(self, session_id: str, key: str) -> bytes | None:
         entry = self._live(session_id, self._clock())

@@ -26,9 +26,12 @@ are *fenced*: a turn saves only while its lock token is still the one in Redis (
 the lock key), so a turn that lost its lock can never overwrite the turn of a worker that took
 the lock after it.
 
-A turn sent with an idempotency key saves its reply in the same transaction as its state
-(``reply:ID:KEY``, with the session's TTL), so a retry of a turn whose answer was lost gets the
-saved answer instead of a second turn.
+A turn sent with an idempotency key saves its reply in the same transaction as its state, so a
+retry of a turn whose answer was lost gets the saved answer instead of a second turn. Replies
+live in a hash (``replies``, by a digest of the key) and their keys in arrival order in a list
+(``reply-order``); a script run inside the transaction drops the oldest past
+``limits.replies``, so a session keeps as many as the memory store does (both under the
+session's TTL).
 
 Connections come from a blocking pool (``max_connections``, waiting up to ``pool_timeout_s``
 for a free one rather than failing), with health checks and retries on connection errors, so
@@ -50,6 +53,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.client import Pipeline
 from redis.asyncio.lock import Lock
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
@@ -86,6 +90,20 @@ LOCK_POLL_S = 0.01
 LOCK_POLL_MAX_S = 0.1
 """...up to this (with jitter): a lock freed is seen within about 0.1 s."""
 
+_KEEP_REPLY = """
+if redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) == 0 then
+  redis.call('LREM', KEYS[2], 0, ARGV[1])
+end
+redis.call('RPUSH', KEYS[2], ARGV[1])
+local extra = redis.call('LLEN', KEYS[2]) - tonumber(ARGV[3])
+if extra > 0 then
+  redis.call('HDEL', KEYS[1], unpack(redis.call('LRANGE', KEYS[2], 0, extra - 1)))
+  redis.call('LTRIM', KEYS[2], extra, -1)
+end
+return extra
+"""
+"""Save one reply (KEYS: replies hash, order list; ARGV: field, reply, how many to keep)."""
+
 _HELD: ContextVar[Mapping[str, bytes] | None] = ContextVar("dialogkit_redis_locks", default=None)
 """The lock tokens the current task holds, by session id: what ``save`` fences on."""
 
@@ -111,6 +129,11 @@ def connect(url: str, *, max_connections: int, pool_timeout_s: float) -> Redis:
         retry_on_error=[RedisConnectionError, RedisTimeoutError, ConnectionResetError],
     )
     return Redis.from_pool(pool)  # closing the client closes its pool
+
+
+def _reply_field(key: str) -> str:
+    """A client's idempotency key (up to 255 characters of any text) as a short hash field."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 class RedisStore:
@@ -186,8 +209,7 @@ class RedisStore:
                 pipe.ltrim(key, -self.limits.rows, -1)
             for kind in STORED_KINDS:
                 pipe.pexpire(self._key(kind, session_id), ttl_ms)
-            if reply is not None:
-                pipe.set(self._reply_key(session_id, reply[0]), reply[1], px=ttl_ms)
+            self._keep_reply(pipe, session_id, reply, ttl_ms)
             try:
                 replies = await pipe.execute()
             except WatchError:
@@ -200,13 +222,21 @@ class RedisStore:
             await self._redis.set(config_key, dump_json(config), px=ttl_ms)
         return now + ttl_ms / 1000
 
-    async def saved_reply(self, session_id: str, key: str) -> bytes | None:
-        raw: Any = await self._redis.get(self._reply_key(session_id, key))
-        return None if raw is None else bytes(raw)
+    def _keep_reply(
+        self, pipe: Pipeline, session_id: str, reply: tuple[str, bytes] | None, ttl_ms: int
+    ) -> None:
+        """Queue in the save's transaction: the keyed turn's reply (if any), and the TTL of
+        the session's saved replies renewed with its other keys."""
+        replies, order = self._key("replies", session_id), self._key("reply-order", session_id)
+        if reply is not None:
+            field = _reply_field(reply[0])
+            pipe.eval(_KEEP_REPLY, 2, replies, order, field, reply[1], self.limits.replies)
+        pipe.pexpire(replies, ttl_ms)
+        pipe.pexpire(order, ttl_ms)
 
-    def _reply_key(self, session_id: str, key: str) -> str:
-        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        return self._key("reply", f"{session_id}:{digest}")
+    async def saved_reply(self, session_id: str, key: str) -> bytes | None:
+        raw: Any = await self._redis.hget(self._key("replies", session_id), _reply_field(key))
+        return None if raw is None else bytes(raw)
 
     def _ttl_ms(self, config: SessionConfig, now: float) -> int:
         config_left = config.created_at + self.config_ttl_s - now

@@ -402,35 +402,52 @@ def _percent(ratio: float) -> str:
 
 
 def write_report(
-    reports: list[ScenarioReport], missing: list[str], min_coverage: float, out: TextIO
+    reports: list[ScenarioReport],
+    missing: list[str],
+    min_coverage: float,
+    out: TextIO,
+    *,
+    list_passed: bool = False,
 ) -> int:
-    """Print the results; the exit code is 1 when anything failed or coverage is too low."""
+    """Print the results; the exit code is 1 when anything failed or coverage is too low.
+
+    One summary line per scenario (cases passed and failed, coverage), each failure in full
+    below it; passing cases get a line of their own only with ``list_passed``, so that a run
+    of hundreds of cases reads at a glance.
+    """
     passed = failed = 0
     low: list[str] = []
     for problem in missing:
         out.write(f"ERROR {problem}\n")
         failed += 1
     for report in reports:
-        out.write(f"{report.scenario} ({', '.join(map(str, report.files))})\n")
+        files = ", ".join(map(str, report.files))
         if report.problem is not None:
-            out.write(f"  ERROR {report.problem}\n")
+            out.write(f"{report.scenario} ({files})\n  ERROR {report.problem}\n")
             failed += 1
             continue
+        passing = len(report.cases) - len(report.failed)
+        summary = f"{report.scenario}: {passing} passed, {len(report.failed)} failed"
+        coverage = report.coverage
+        if coverage is not None:
+            summary += (
+                f"; coverage: nodes {len(coverage.visited_nodes)}/{len(coverage.nodes)} "
+                f"({_percent(coverage.node_ratio)}), transitions "
+                f"{len(coverage.taken)}/{len(coverage.edges)} "
+                f"({_percent(coverage.transition_ratio)})"
+            )
+        out.write(f"{summary} ({files})\n")
         for case in report.cases:
-            out.write(f"  {'PASS' if case.passed else 'FAIL'} {case.name}\n")
             if case.failure is not None:
+                out.write(f"  FAIL {case.name}\n")
                 for line in case.failure.describe().splitlines():
                     out.write(f"       {line}\n")
-        passed += len(report.cases) - len(report.failed)
+            elif list_passed:
+                out.write(f"  PASS {case.name}\n")
+        passed += passing
         failed += len(report.failed)
-        coverage = report.coverage
         if coverage is None:
             continue
-        out.write(
-            f"  coverage: nodes {len(coverage.visited_nodes)}/{len(coverage.nodes)} "
-            f"({_percent(coverage.node_ratio)}), transitions "
-            f"{len(coverage.taken)}/{len(coverage.edges)} ({_percent(coverage.transition_ratio)})\n"
-        )
         if coverage.unvisited_nodes:
             out.write(f"  unvisited nodes: {', '.join(coverage.unvisited_nodes)}\n")
         if coverage.untaken_edges:
@@ -453,7 +470,8 @@ def run_paths(
     llm: str | None = None,
     min_coverage: float = 0.0,
     out: TextIO = sys.stdout,
+    list_passed: bool = False,
 ) -> int:
     """``dialogkit test``: run the cases under ``paths``, print a report, return the exit code."""
     reports, missing = asyncio.run(arun(paths, llm=llm))
-    return write_report(reports, missing, min_coverage, out)
+    return write_report(reports, missing, min_coverage, out, list_passed=list_passed)

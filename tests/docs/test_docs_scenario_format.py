@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import get_args
 
 import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
 
 from dialogkit import Engine, Scenario
 from dialogkit.scenario.model import (
@@ -62,3 +65,21 @@ def test_the_example_graph_runs_as_described(engine: Engine) -> None:
 )
 def test_every_name_is_documented(name: str) -> None:
     assert f"`{name}`" in DOC
+
+
+@pytest.mark.timeout(120)
+def test_the_schema_link_goes_to_the_repository_file_and_the_site_publishes_it(
+    tmp_path: Path,
+) -> None:
+    """The page links the committed schema (not json-schema.org); the strict docs build adds
+    the file to the site and points the link at its copy there."""
+    schema = ROOT / "scenarios" / "scenario.schema.json"
+    links = re.findall(r"\[`scenarios/scenario.schema.json`\]\(([^)]+)\)", DOC)
+    assert links == ["../scenarios/scenario.schema.json"]
+    assert (ROOT / "docs" / links[0]).resolve() == schema
+    assert "json-schema.org" not in DOC
+
+    build(load_config(str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path), strict=True))
+    assert (tmp_path / "scenario.schema.json").read_bytes() == schema.read_bytes()
+    page = (tmp_path / "scenario-format" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../scenario.schema.json"' in page

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from dialogkit import Engine, Session
-from dialogkit.nlu.discipline import admit, slot_labels
+from dialogkit.nlu.discipline import admit
+from dialogkit.nlu.kinds import slot_labels
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 
@@ -226,7 +227,10 @@ def test_plausible_birth_dates() -> None:
 def test_admit_by_type() -> None:
     name = Slot(type="text", pattern=r"(?P<value>\w+)")
     sign = Slot(type="pattern", pattern=r"(?P<value>[a-z]+ \d)")
-    assert slot_labels("birth_date") and slot_labels("observer_callsign")
+    assert slot_labels("birth_date", Slot(type="date")) == slot_labels(
+        "x", Slot(type="date", kind="birth_date")
+    )
+    assert "call sign" in slot_labels("observer", Slot(type="pattern", nouns=["call sign"]))
     assert admit("name", name, "이름", question=False, asked=True) is None
     assert admit("name", name, "김민수", question=False, asked=True) == "김민수"
     assert admit("name", name, "김민수", question=True, asked=True) is None
@@ -234,7 +238,8 @@ def test_admit_by_type() -> None:
     assert admit("callsign", sign, "Hammer 6", question=False, asked=True, own=own) is None
     assert admit("callsign", sign, "Eagle 2", question=False, asked=True, own=own) == "Eagle 2"
     enum = Slot(type="enum", values=["a"])
-    assert admit("x", enum, "a", question=True, asked=False) == "a"
+    assert admit("x", enum, "a", question=False, asked=False) == "a"
+    assert admit("x", enum, "a", question=True, asked=True) is None
     assert admit("x", Slot(type="date"), "2026-01-01", question=True, asked=False) is None
 
 
@@ -253,6 +258,28 @@ def test_admit_refuses_pronouns_meta_remarks_and_implausible_values() -> None:
     phone = Slot(type="phone")
     assert admit("phone", phone, "0101234", question=False, asked=True) is None
     assert admit("phone", phone, "010-1234-5678", question=False, asked=True) == "010-1234-5678"
+
+
+@pytest.mark.parametrize("said", ["あ", "あっ", "えっと", "あの", "um", "Oh"])
+def test_an_interjection_is_never_a_name(said: str) -> None:
+    name = Slot(type="text", pattern=r"(?P<value>\w+)")
+    assert admit("guest_name", name, said, question=False, asked=True) is None
+    assert admit("guest_name", name, "あさみ", question=False, asked=True) == "あさみ"
+
+
+def test_a_pattern_that_reads_an_interjection_as_a_name_writes_nothing(engine: Engine) -> None:
+    """A name pattern that takes any word before a comma (the Japanese example's, before it
+    learnt interjections) still never writes "あ": the name is asked again."""
+    ask = {"id": "ask", "description": "Ask the name.", "collect_slots": ["guest_name"]}
+    ask["default_next"] = "end"
+    pattern = r"^(?P<value>[ぁ-ゖ一-龯]{1,10}?)(?=です|、|$)"
+    slots = {"guest_name": {"type": "text", "prompt": "お名前は？", "pattern": pattern}}
+    end = {"id": "end", "description": "End.", "terminal": True}
+    session = engine.start(make_graph([ask, end], slots=slots, language="ja"))
+    reply = session.send("あ、やっぱり4人でお願いします")
+    assert reply.current_node == "ask" and "guest_name" not in session.info().slots
+    assert session.send("山田です").current_node == "end"
+    assert session.info().slots["guest_name"] == "山田"
 
 
 def medication_graph(language: str, size_values: list[str]) -> dict[str, Any]:

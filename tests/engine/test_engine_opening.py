@@ -106,7 +106,9 @@ def test_failed_generation_falls_back_to_the_common_greeting(language: str) -> N
     assert reply.response == GREETINGS.get(language, GREETINGS["en"])
 
 
-def test_greeting_of_a_collecting_entry_asks_for_the_first_slot(engine: Engine) -> None:
+def test_the_greeting_of_a_collecting_entry_is_its_text_alone(engine: Engine) -> None:
+    """The contract: the entry's ``responses.default`` is the first reply; an author who wants
+    the slot asked writes the question into the greeting."""
     ask = {
         "id": "ask",
         "description": "Ask the name.",
@@ -115,7 +117,19 @@ def test_greeting_of_a_collecting_entry_asks_for_the_first_slot(engine: Engine) 
         "default_next": "end",
     }
     data = make_graph([ask, END], slots={"name": {"type": "text", "prompt": "Your name?"}})
-    assert engine.start(data, bot_first=True).initial_reply.response == "Welcome! Your name?"
+    session = engine.start(data, bot_first=True)
+    assert session.initial_reply.response == "Welcome!"
+    assert session.initial_reply.current_node == "ask"
+
+
+def test_a_generated_greeting_of_a_collecting_entry_asks_for_the_first_slot(
+    engine: Engine,
+) -> None:
+    ask = {"id": "ask", "description": "Ask the name.", "collect_slots": ["name"]}
+    ask["default_next"] = "end"
+    data = make_graph([ask, END], slots={"name": {"type": "text", "prompt": "Your name?"}})
+    reply = engine.start(data, bot_first=True).initial_reply
+    assert reply.response == f"{GREETINGS['en']} Your name?"
 
 
 def test_start_node_skill_runs_before_the_greeting_and_feeds_it() -> None:

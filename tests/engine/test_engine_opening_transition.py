@@ -21,11 +21,14 @@ def opening(engine: Engine, entry: dict[str, Any], **top: Any) -> Any:
     return session.initial_reply, session
 
 
-def test_the_greeting_is_followed_by_the_landed_nodes_reply(engine: Engine) -> None:
+def test_the_greeting_is_the_whole_reply_and_the_session_waits_where_it_landed(
+    engine: Engine,
+) -> None:
     hello = {"id": "hello", "description": "Hi.", "responses": {"default": "Welcome aboard."}}
-    reply, _ = opening(engine, {**hello, "default_next": "b"})
-    assert reply.response == "Welcome aboard. Shall we start?"
+    reply, session = opening(engine, {**hello, "default_next": "b"})
+    assert reply.response == "Welcome aboard."  # nothing of b's is appended
     assert (reply.current_node, reply.turn_count) == ("b", 1)
+    assert session.path() == ["hello", "b"]
 
 
 def test_the_first_transition_that_holds_wins_over_default_next(engine: Engine) -> None:
@@ -40,7 +43,7 @@ def test_the_first_transition_that_holds_wins_over_default_next(engine: Engine) 
         "default_next": "b",
     }
     reply, _ = opening(engine, hello)
-    assert (reply.response, reply.current_node) == ("Hi. Plan C.", "c")
+    assert (reply.response, reply.current_node) == ("Hi.", "c")
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,7 @@ from dialogkit.evaluate import (
     task_pass_hat_k,
 )
 from dialogkit.evaluate import results as results_module
+from dialogkit.evaluate.goal import Trail
 from dialogkit.evaluate.language import language_of
 from dialogkit.notebook import Transcript
 from dialogkit.testing import ScriptedOpenAIServer, StandInModel, StandInServer
@@ -64,6 +65,7 @@ def test_every_persona_reaches_the_goal_offline(coffee: Scenario) -> None:
         "terse",
         "over_informative",
         "self_correcting",
+        "paraphrasing",
         "noisy",
     }
     assert table["success"].all(), table[~table["success"]][["persona", "failure"]]
@@ -108,20 +110,15 @@ def test_wrong_slot_values_fail_the_goal(engine: Engine, coffee: Scenario) -> No
     session.send("a large latte")
     final = session.send("yes")
     info = session.info()
+    trail = Trail(final, info, session.path())
     wanted = Goal(slots={"drink": "latte", "size": "small"}, end_node="done")
-    verdict = wanted.judge(coffee, final, info, session.path())
-    assert verdict.failure == "slot size: 'large', wanted 'small'"
+    verdict = wanted.judge(coffee, trail)
+    assert (verdict.kind, verdict.failure) == ("wrong_value", "slot size: 'large', wanted 'small'")
     assert (
-        Goal(slots={"drink": "latte"}, skills=["brew"])
-        .judge(coffee, final, info, session.path())
-        .failure
+        Goal(slots={"drink": "latte"}, skills=["brew"]).judge(coffee, trail).failure
         == "skill brew was not called"
     )
-    assert (
-        Goal(slots={"size": "LARGE"}, end_reason="order_placed")
-        .judge(coffee, final, info, session.path())
-        .success
-    )
+    assert Goal(slots={"size": "LARGE"}, end_reason="order_placed").judge(coffee, trail).success
 
 
 def test_pass_hat_k_matches_a_hand_computed_example() -> None:
@@ -294,7 +291,10 @@ def test_cli_eval_sets_the_exit_code_for_ci(
     assert Results.load(tmp_path / "out").conversations.shape[0] == 6
     assert main([*common, "--min-success", "1.01"]) == 1
     assert "FAIL offline" in capsys.readouterr().out
-    assert main(["eval", str(COFFEE), "--persona", "grumpy", "--no-progress"]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["eval", str(COFFEE), "--persona", "grumpy", "--no-progress"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'grumpy'" in capsys.readouterr().err
     assert logging.getLogger("dialogkit").level == level  # quiet during the run only
 
 

@@ -1,9 +1,11 @@
-"""Model choice is an allow-list: a name goes only where the operator configured it."""
+"""Model choice: a session names its models, the operator decides the addresses; nothing goes
+anywhere the operator did not configure, and DIALOGKIT_LLM_MODELS can restrict the names."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from dialogkit import Engine
 from dialogkit.errors import LLMError
 from dialogkit.llm.router import ModelRouter
+from dialogkit.testing.openai_server import ErrorReply, RecordedRequest, Reply
 from dialogkit.testing.openai_server import ScriptedOpenAIServer as Server
 from tests.helpers import RecordingSkills
 from tests.llm.conftest import make_settings, serving
@@ -72,7 +75,7 @@ async def test_an_unconfigured_name_falls_back_to_the_default_and_says_so(
         server,
         core_default_llm="house-nlg",
         core_nlu_llm="house-nlu",
-        llm_models="",
+        llm_models="small",
         llm_endpoints=f"mapped={other.base_url}",
     )
     async with Engine(settings, skills=RecordingSkills()) as engine:
@@ -138,18 +141,98 @@ def test_an_endpoint_needs_an_explicit_address() -> None:
         ModelRouter(make_settings(None, llm_endpoints="m=api.example.com|k"))
 
 
-def test_the_create_response_echoes_the_requested_names(
-    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def registered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The card graph registered as ``cards``."""
     (tmp_path / "registry.json").write_text('{"cards": "cards.json"}', encoding="utf-8")
     (tmp_path / "cards.json").write_text(json.dumps(graph()), encoding="utf-8")
     monkeypatch.setenv("DIALOGKIT_SCENARIOS_DIR", str(tmp_path))
-    settings = make_settings(server, core_default_llm="house-nlg", llm_models="")
-    request = {"scenario_name": "cards", "llm_choice": "gpt-4o", "nlu_llm_choice": "x"}
+    return "cards"
+
+
+def converse(http: Any, request: dict[str, Any], text: str = "debit") -> tuple[Any, Any]:
+    """Create a session over HTTP and send one message: (create body, message body)."""
+    created = http.post("/v1/session", json=request).json()
+    message = {"session_id": created["session_id"], "message_input": {"text": text}}
+    return created, http.post("/v1/message", json=message).json()
+
+
+# The contract: separate model names per session; the process default for an empty choice.
+CONTRACT_DEPLOYMENT = {"core_default_llm": "default-nlg", "core_nlu_llm": "default-nlu"}
+
+
+def test_each_session_sends_its_own_model_names_to_the_default_endpoint(
+    server: Server, registered: str
+) -> None:
+    settings = make_settings(server, llm_models="", **CONTRACT_DEPLOYMENT)
+    chosen = {"scenario_name": registered, "llm_choice": "nlg-x", "nlu_llm_choice": "nlu-y"}
     with serving(Engine(settings, skills=RecordingSkills())) as http:
-        created = http.post("/v1/session", json=request).json()
-        message = {"session_id": created["session_id"], "message_input": {"text": "debit"}}
-        reply = http.post("/v1/message", json=message).json()
-    assert (created["llm_choice"], created["nlu_llm_choice"]) == ("gpt-4o", "x")
-    assert reply["response"] == "Reply from house-nlg."
-    assert calls(server) == [("nlg", "house-nlg")]
+        created, reply = converse(http, chosen)
+        assert calls(server) == [("nlu", "nlu-y"), ("nlg", "nlg-x")]
+        assert (created["llm_choice"], created["nlu_llm_choice"]) == ("nlg-x", "nlu-y")
+        assert reply["response"] == "Reply from nlg-x."
+
+        server.reset()
+        created, reply = converse(http, {"scenario_name": registered})
+        assert calls(server) == [("nlu", "default-nlu"), ("nlg", "default-nlg")]
+        assert (created["llm_choice"], created["nlu_llm_choice"]) == ("", "")
+        info = http.get(f"/v1/session/{created['session_id']}").json()
+    assert info["context"]["llm_usage"]["warnings"] == []
+
+
+def test_a_name_the_model_server_refuses_gets_the_usual_fallback(
+    registered: str,
+) -> None:
+    def only_known(request: RecordedRequest) -> Reply:
+        if request.model == "no-such-model":
+            return ErrorReply(404, f"The model `{request.model}` does not exist")
+        return Model()(request)
+
+    with Server(handler=only_known) as refusing:
+        settings = make_settings(refusing, llm_models="", **CONTRACT_DEPLOYMENT)
+        with serving(Engine(settings, skills=RecordingSkills())) as http:
+            chosen = {"scenario_name": registered, "llm_choice": "no-such-model"}
+            _, reply = converse(http, chosen)
+    assert calls(refusing) == [("nlu", "default-nlu"), ("nlg", "no-such-model")]
+    assert reply["response"] == "Your debit card is on its way."  # the node's own template
+    assert reply["session_complete"] is True
+
+
+def test_the_model_list_restricts_the_names_over_http(
+    server: Server, other: Server, registered: str, connections: list[Any]
+) -> None:
+    settings = make_settings(
+        server,
+        llm_models="nlg-x",
+        llm_endpoints=f"mapped={other.base_url}",
+        **CONTRACT_DEPLOYMENT,
+    )
+    chosen = {"scenario_name": registered, "llm_choice": "nlg-x", "nlu_llm_choice": "nlu-y"}
+    with serving(Engine(settings, skills=RecordingSkills())) as http:
+        created, reply = converse(http, chosen)
+        info = http.get(f"/v1/session/{created['session_id']}").json()
+    assert reply["response"] == "Reply from nlg-x."
+    assert calls(server) == [("nlu", "default-nlu"), ("nlg", "nlg-x")]
+    assert other.requests == []
+    assert set(connections) <= {"127.0.0.1"}
+    assert (created["llm_choice"], created["nlu_llm_choice"]) == ("nlg-x", "nlu-y")
+    assert info["context"]["llm_usage"]["warnings"] == [
+        "nlu model 'nlu-y' is not served by any configured endpoint (OPENAI_BASE_URL, "
+        "DIALOGKIT_LLM_MODELS, DIALOGKIT_LLM_ENDPOINTS); using 'default-nlu'"
+    ]
+
+
+def test_start_up_logs_which_names_are_served_where(
+    server: Server, other: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="dialogkit.llm.router")
+    mapping = "mapped=" + other.base_url.replace("http://", "http://user:secret@")
+    ModelRouter(make_settings(server, llm_models="", llm_endpoints=mapping))
+    ModelRouter(make_settings(server, llm_models="small", **CONTRACT_DEPLOYMENT))
+    ModelRouter(make_settings(None))
+    assert [r.getMessage() for r in caplog.records] == [
+        f"model routing: any name -> {server.base_url}",
+        f"model routing: mapped -> {other.base_url}",
+        f"model routing: default-nlg, default-nlu, small -> {server.base_url}",
+        "model routing: no model endpoint is configured: every session runs offline",
+    ]

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from dialogkit.terminal import chat
+from dialogkit.terminal import _fit, chat
 from tests.helpers import COFFEE, make_graph
 
 
@@ -96,3 +96,14 @@ def test_a_chat_against_a_service_shows_node_and_slots(service_url: str) -> None
     assert "bot> Which size: small, medium or large?" in out
     assert "[node confirm · turn 3 · slots drink=latte, size=large]" in out
     assert "intent" not in out  # a remote session's trace stays on the service
+
+
+def test_the_status_line_is_cut_between_fields_never_inside_one() -> None:
+    summary = "node confirm · turn 4 · slots size=large, drink=latte · intent affirm"
+    assert _fit(summary, 80) == summary
+    assert _fit(summary, 60) == "node confirm · turn 4 · slots size=large, … · intent affirm"
+    assert _fit(summary, 50) == "node confirm · turn 4 · slots size=large, … · …"
+    assert _fit(summary, 30) == "node confirm · turn 4 · …"
+    assert _fit(summary, 5) == "…"
+    wide = "node 확인 · turn 2 · slots 이름=김민수 · intent 긍정"
+    assert _fit(wide, 45) == "node 확인 · turn 2 · slots 이름=김민수 · …"  # 52 columns whole

@@ -94,6 +94,9 @@ def test_the_status_line_stays_within_the_terminal_width() -> None:
     assert len(status_lines) == 6
     assert all(display_width(line) <= COLUMNS for line in status_lines), status_lines
     assert status_lines[-1].endswith("…]")  # five slots do not fit in 60 columns
+    for line in status_lines:  # a cut falls between fields or slots, never inside one
+        if line.endswith("…]"):
+            assert line.endswith((" · …]", ", …]")), line
 
 
 def test_every_chat_option_is_documented_in_help() -> None:

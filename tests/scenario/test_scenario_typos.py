@@ -10,7 +10,7 @@ import pytest
 
 from dialogkit import Engine
 from dialogkit.cli import main
-from dialogkit.scenario.validate import validate_document
+from dialogkit.scenario.validate import one_edit_apart, validate_document
 from tests.helpers import make_graph
 
 END = {"id": "end", "description": "End.", "terminal": True}
@@ -27,9 +27,10 @@ def test_an_unknown_key_is_a_warning_with_its_path_and_a_suggestion(engine: Engi
     found = problems(data)
     assert found["graph.nodes[0].defualt_next"] == (
         "warning",
-        "Unknown key `defualt_next`; did you mean `default_next`?",
+        "Unknown key `defualt_next`; did you mean `default_next`? As written it is ignored, "
+        "so the field does nothing.",
     )
-    assert found["graph.nodes[0].params.skil"][1].endswith("did you mean `skill`?")
+    assert "did you mean `skill`?" in found["graph.nodes[0].params.skil"][1]
     engine.start(data)  # kept and ignored: still a usable graph
 
 
@@ -96,7 +97,8 @@ def test_an_undeclared_intent_is_a_warning_that_suggests_a_declared_one() -> Non
     }
     data = make_graph([node, END], intents={"order_pizza": {"examples": ["a pizza please"]}})
     severity, message = problems(data)["graph.nodes[0].next_nodes[0].condition.value"]
-    assert severity == "warning" and "did you mean `order_pizza`?" in message
+    assert severity == "warning" and "did you mean `order_pizza`? Language-model NLU" in message
+    assert "?." not in message  # the suggestion ends the sentence
 
 
 def write(folder: Path, data: dict[str, Any]) -> str:
@@ -133,3 +135,90 @@ def test_cli_messages_do_not_repeat_the_file_name(
     assert main(["validate", str(bad)]) == 1
     out = capsys.readouterr().out
     assert out.count("bad.json") == 1 and "invalid JSON" in out
+
+
+@pytest.mark.parametrize(
+    ("typed", "known", "near"),
+    [
+        ("colect_slots", "collect_slots", True),  # a letter left out
+        ("collect_sslots", "collect_slots", True),  # a letter doubled
+        ("collect_slits", "collect_slots", True),  # a letter replaced
+        ("defualt_next", "default_next", True),  # neighbours swapped
+        ("Terminal", "terminal", True),  # case only
+        ("terminal", "terminal", False),
+        ("colect_slot", "collect_slots", False),  # two edits
+        ("deafult_nxet", "default_next", False),
+    ],
+)
+def test_one_edit_apart(typed: str, known: str, near: bool) -> None:
+    assert one_edit_apart(typed, known) is near
+
+
+def test_cli_fails_on_a_key_one_edit_from_a_known_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: Engine
+) -> None:
+    """`colect_slots` makes the node collect nothing: the graph still runs (the library and
+    the HTTP validate endpoint call it a warning), but `dialogkit validate` fails."""
+    node = {"id": "a", "description": "A.", "colect_slots": ["name"], "default_next": "end"}
+    data = make_graph([node, END], slots={"name": {"type": "text", "prompt": "Name?"}})
+    assert problems(data)["graph.nodes[0].colect_slots"][0] == "warning"
+    engine.start(data)
+    assert main(["validate", write(tmp_path, data)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith(": invalid (1 errors, 0 warnings)")
+    assert out[1] == (
+        "  error: graph.nodes[0].colect_slots: Unknown key `colect_slots`; did you mean "
+        "`collect_slots`? As written it is ignored, so the field does nothing."
+    )
+
+
+def test_structure_errors_do_not_hide_the_content_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two type errors and three content problems, all in the first run."""
+    node = {
+        "id": "a",
+        "description": "A.",
+        "collect_slots": ["nmae"],
+        "wait_for_input": "sometimes",
+        "default_next": "ned",
+    }
+    data = make_graph([node, END], slots={"name": {"type": "text", "prompt": "Name?"}})
+    data["graph"]["nodes"][1]["terminal"] = "yes please"
+    data["graph"]["global_transitions"] = [{"target": "nowhere"}]
+    found = problems(data)
+    assert found["graph.nodes[0].wait_for_input"][0] == "error"
+    assert found["graph.nodes[1].terminal"][0] == "error"
+    assert "did you mean `name`?" in found["graph.nodes[0].collect_slots[0]"][1]
+    assert "did you mean `end`?" in found["graph.nodes[0].default_next"][1]
+    assert found["graph.global_transitions[0].target"][0] == "error"
+
+    assert main(["validate", write(tmp_path, data)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{tmp_path / 'graph.json'}: invalid, the graph cannot be parsed\n")
+    assert out.count("  error: ") == 5
+
+
+def test_a_document_that_cannot_be_read_further_reports_its_structure_only() -> None:
+    data = make_graph([{"description": "No id.", "default_next": "ned"}, END], entry="end")
+    found = problems(data)
+    assert found["graph.nodes[0].id"] == ("error", "This field is required.")
+    assert "graph.nodes[0].default_next" not in found
+
+
+def test_a_suggestion_ends_the_sentence_without_a_stray_full_stop() -> None:
+    slot_condition = {"field": "slots.nmae", "operator": "exists"}
+    entity = {"field": "nlu.entities.nmae", "operator": "exists"}
+    node = {
+        "id": "a",
+        "description": "A.",
+        "next_nodes": [
+            {"target": "end", "condition": slot_condition},
+            {"target": "end", "condition": entity},
+        ],
+    }
+    data = make_graph([node, END], slots={"name": {"type": "text", "prompt": "Name?"}})
+    messages = [text for _severity, text in problems(data).values()]
+    assert sum("did you mean `name`?" in text for text in messages) == 2
+    for text in messages:
+        assert "?." not in text and ".." not in text, text

@@ -96,11 +96,18 @@ async def report_of(path: Path) -> ScenarioReport:
     return report
 
 
-def test_passing_case_prints_pass_and_exits_zero(tmp_path: Path) -> None:
-    code, output = run([write_suite(tmp_path, [HAPPY])])
+def test_passing_cases_print_one_summary_line_per_scenario(tmp_path: Path) -> None:
+    path = write_suite(tmp_path, [HAPPY, {**HAPPY, "name": "happy again"}])
+    code, output = run([path])
     assert code == 0
-    assert "  PASS happy\n" in output
-    assert output.endswith("1 passed, 0 failed\n")
+    assert output.splitlines() == [
+        f"t: 2 passed, 0 failed; coverage: nodes 3/4 (75%), transitions 2/4 (50%) ({path})",
+        "  unvisited nodes: bye",
+        "  untaken transitions: * -> bye, start -> bye",
+        "2 passed, 0 failed",
+    ]
+    code, listed = run([path], list_passed=True)
+    assert (code, listed.splitlines()[1:3]) == (0, ["  PASS happy", "  PASS happy again"])
 
 
 def test_failed_expectation_names_turn_values_and_reply(tmp_path: Path) -> None:
@@ -115,6 +122,8 @@ def test_failed_expectation_names_turn_values_and_reply(tmp_path: Path) -> None:
     }
     code, output = run([write_suite(tmp_path, [HAPPY, failing])])
     assert code == 1
+    assert output.startswith("t: 1 passed, 1 failed; coverage: ")
+    assert "PASS" not in output
     assert "  FAIL wrong node\n" in output
     assert "turn 2 (user: 'small please'): node: expected 'ask', got 'done'" in output
     assert "reply: 'One small coffee.'" in output
@@ -165,7 +174,7 @@ def test_fallbacks_silence_and_low_confidence_are_checked(tmp_path: Path) -> Non
         ],
     }
     code, output = run([write_suite(tmp_path, [case])])
-    assert (code, output.splitlines()[1]) == (0, "  PASS fallbacks")
+    assert (code, output.splitlines()[0].split(";")[0]) == (0, "t: 1 passed, 0 failed")
 
 
 async def test_coverage_is_the_union_over_cases(tmp_path: Path) -> None:
@@ -284,7 +293,7 @@ def test_skill_cases_reach_the_reference_runtime_or_a_closed_port(tmp_path: Path
         **base,
         "name": "down",
         "skill_runtime": "down",
-        "initial": {"reply": "The clock is broken. Done.", "error": False},
+        "initial": {"reply": "The clock is broken.", "error": False},
     }
     path = write_suite(tmp_path, [up, down], nodes=SKILL_NODES, global_transitions=[])
     code, output = run([path])

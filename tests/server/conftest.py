@@ -138,11 +138,14 @@ def offline_engine(clock: FakeClock, skills: GatedSkills) -> Engine:
 
 
 @contextmanager
-def running(engine: Engine | None = None, *, root_path: str = "") -> Iterator[Live]:
-    """Serve ``engine`` (default: an offline one with a fake clock) until the block ends."""
+def running(
+    engine: Engine | None = None, *, root_path: str = "", settings: Settings | None = None
+) -> Iterator[Live]:
+    """Serve ``engine`` (default: an offline one with a fake clock) until the block ends;
+    ``settings`` are the service's (default: only ``root_path``)."""
     clock, skills = FakeClock(), GatedSkills()
     engine = engine or offline_engine(clock, skills)
-    app = create_app(engine, Settings(DIALOGKIT_ROOT_PATH=root_path))
+    app = create_app(engine, settings or Settings(DIALOGKIT_ROOT_PATH=root_path))
     try:
         with RuntimeServer(app) as server:
             yield Live(server.base_url, engine, clock, skills)

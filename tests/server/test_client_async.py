@@ -78,3 +78,17 @@ async def test_a_given_http_client_is_left_open(server: Live) -> None:
         async with AsyncClient(server.base_url, http_client=http) as client:
             await client.root()
         assert not http.is_closed
+
+
+async def test_a_blocking_call_on_an_async_session_says_what_to_use(
+    server: Live, graph: dict[str, Any]
+) -> None:
+    async with AsyncClient(server.base_url) as client:
+        session = await client.start(graph)
+        with pytest.raises(AttributeError, match=r"use `await session\.asend\(\.\.\.\)`"):
+            session.send("music")  # type: ignore[attr-defined]
+        with pytest.raises(AttributeError, match=r"a sync dialogkit\.Client"):
+            session.info()  # type: ignore[attr-defined]
+        with pytest.raises(AttributeError, match="has no attribute 'sned'"):
+            session.sned  # type: ignore[attr-defined]  # noqa: B018
+        assert (await session.asend("music")).turn_count == 2

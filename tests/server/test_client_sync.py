@@ -9,12 +9,15 @@ from typing import Any
 import httpx
 import pytest
 
-from dialogkit.client import Client, RemoteSession
+from dialogkit import Engine
+from dialogkit.client import AsyncClient, Client, RemoteSession
 from dialogkit.engine.session import Reply
 from dialogkit.errors import (
     APIError,
     BadRequest,
     ConnectionFailed,
+    DialogkitError,
+    InvalidOption,
     ServerError,
     SessionNotFound,
     ValidationFailed,
@@ -223,3 +226,31 @@ def test_an_owned_http_client_is_closed(server: Live) -> None:
     client.close()
     with pytest.raises(RuntimeError):
         client.root()
+
+
+@pytest.mark.parametrize("bot_first", ["maybe", 3.5])
+def test_a_wrong_option_is_a_dialogkit_error_naming_the_field(
+    client: Client, bot_first: Any
+) -> None:
+    with pytest.raises(InvalidOption, match=r"bot_first: Input should be a valid boolean") as exc:
+        client.start("demo", bot_first=bot_first)
+    assert isinstance(exc.value, DialogkitError) and exc.value.fields == ["bot_first"]
+    with pytest.raises(InvalidOption, match=r"user\.timezone") as exc:
+        client.start("demo", user={"timezone": 9})
+    session = client.start("demo")
+    with pytest.raises(InvalidOption, match=r"confidence: Input should be a valid number"):
+        session.send("hi", confidence="high")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("base_url", ["localhost:8000", "127.0.0.1:8000/dm", "", "http://"])
+def test_a_base_url_without_its_scheme_gets_advice_about_the_url(base_url: str) -> None:
+    with pytest.raises(InvalidOption, match=r"must be an address starting with http://") as exc:
+        Client(base_url)
+    assert exc.value.fields == ["base_url"]
+    with pytest.raises(InvalidOption, match=r"such as http://127\.0\.0\.1:8000"):
+        AsyncClient(base_url)
+
+
+def test_the_local_engine_names_a_wrong_option_too(graph: dict[str, Any]) -> None:
+    with Engine() as engine, pytest.raises(InvalidOption, match=r"^Invalid option bot_first"):
+        engine.start(graph, bot_first="maybe")  # type: ignore[arg-type]

@@ -184,13 +184,16 @@ def test_a_contract_graph_runs_as_the_contract_says(
             "success"
         )
 
-        # The opening transition, by name and by graph: greeting, then the landed node.
+        # The opening transition, by name and by graph: the greeting alone (the entry's
+        # responses.default, no model call, nothing of the landed node appended), and the
+        # session waits at the landed node.
         created = post(live, "/v1/session", {"scenario_name": registered})
-        assert created["initial_response"].startswith("Welcome aboard.")
+        assert created["initial_response"] == "Welcome aboard."
         assert (created["initial_current_node"], created["initial_turn_count"]) == ("menu", 1)
         opened = post(live, "/v1/session/json", {"scenario_graph": graph})
-        assert opened["response"].startswith("Welcome aboard. "), opened["response"]
+        assert opened["response"] == "Welcome aboard."
         assert (opened["current_node"], opened["turn_count"]) == ("menu", 1)
+        assert model.chat_requests == []
         session_id = opened["session_id"]
 
         # An undeclared intent routes (rule NLU: the words of its name; the model: its enum).
@@ -226,6 +229,20 @@ def test_a_contract_graph_runs_as_the_contract_says(
         )
         assert "apply for cards or ask about fees" in nlu[0].system
         assert GENERATED not in {answered["response"], failed["response"], entered["response"]}
+
+
+def test_a_generated_bot_first_greeting_is_the_whole_first_reply(
+    skills: RecordingSkillRuntime, model: ScriptedOpenAIServer
+) -> None:
+    """Without ``responses.default`` the greeting comes from the entry's description; the
+    node the opening transition lands on adds nothing, with one model call in all."""
+    graph = copy.deepcopy(CONTRACT_GRAPH)
+    del graph["graph"]["nodes"][0]["responses"]
+    with serve(skills, model) as live:
+        opened = post(live, "/v1/session/json", {"scenario_graph": graph})
+    assert (opened["response"], opened["current_node"]) == (GENERATED, "menu")
+    (greeting,) = model.chat_requests
+    assert "Welcome the user." in greeting.system
 
 
 def test_offline_nlu_also_matches_an_undeclared_intent_by_the_words_of_its_name(

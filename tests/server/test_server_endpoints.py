@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from importlib import metadata
 from typing import Any
@@ -145,6 +146,23 @@ def test_validate_counts_errors_and_logs_the_list(
     assert int(body["message"].split(": ")[1].split()[0]) >= 2
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert "nowhere" in logged and "missing" in logged
+
+
+def test_validate_keeps_the_contract_shape_for_typo_keys_and_counts_every_error(
+    http: httpx.Client, graph: dict[str, Any]
+) -> None:
+    """A near-miss key stays a warning over HTTP (`dialogkit validate` fails on it); a
+    structure error and a content error are counted together, in the contract's shape."""
+    typo = copy.deepcopy(graph)
+    typo["graph"]["nodes"][0]["defualt_next"] = "chat"
+    answer = http.post("/v1/session/validate", json={"scenario_graph": typo}).json()
+    assert answer == {"status": "success", "message": "Scenario is valid (1 warning(s))"}
+
+    broken = copy.deepcopy(graph)
+    broken["graph"]["nodes"][0]["terminal"] = "maybe"  # structure
+    broken["graph"]["nodes"][1]["default_next"] = "missing"  # content
+    answer = http.post("/v1/session/validate", json={"scenario_graph": broken}).json()
+    assert answer == {"status": "error", "message": "Scenario validation failed: 2 error(s)"}
 
 
 def test_message_moves_the_dialogue_and_counts_turns(

@@ -20,7 +20,6 @@ from dialogkit.engine.providers import OfflineRouter
 from dialogkit.settings import Settings
 from dialogkit.skills.runtime.server import RuntimeServer
 from dialogkit.store.memory import MemoryStore
-from dialogkit.testing.openai_server import ScriptedOpenAIServer
 from dialogkit_server import create_app
 from dialogkit_server.errors import ECHO_CHARS
 from tests.helpers import make_graph
@@ -144,34 +143,6 @@ def test_the_admin_token_protects_session_reads_when_set() -> None:
 def test_without_a_token_session_reads_stay_open(http: httpx.Client) -> None:
     session_id = http.post("/v1/session", json={"scenario_name": "demo"}).json()["session_id"]
     assert http.get(f"/v1/session/{session_id}").status_code == 200
-
-
-# ---------------------------------------------------------------------------- readiness
-
-
-def test_ready_when_every_dependency_answers(http: httpx.Client) -> None:
-    response = http.get("/v1/ready")
-    assert response.status_code == 200
-    body = response.json()
-    assert body["ready"] is True and body["not_ready"] == []
-    assert set(body["checks"]) == {"skill_runtime", "models", "store"}
-    assert http.get("/").status_code == 200
-
-
-def test_not_ready_names_what_is_down() -> None:
-    settings = Settings(
-        SKILL_RUNTIME_BASE_URL="http://127.0.0.1:9",
-        OPENAI_BASE_URL="http://127.0.0.1:9/v1",
-        CORE_DEFAULT_LLM="some-model",
-    )
-    with running(Engine(settings)) as live, httpx.Client(base_url=live.base_url) as http:
-        response = http.get("/v1/ready")
-        assert response.status_code == 503
-        body = response.json()
-        assert body["ready"] is False
-        assert body["not_ready"] == ["skill_runtime", "models"]
-        assert "unreachable" in body["checks"]["skill_runtime"]["detail"]
-        assert http.get("/").status_code == 200  # liveness is not readiness
 
 
 # ---------------------------------------------------------------------------- logs
@@ -314,19 +285,3 @@ def test_a_turn_deadline_longer_than_the_response_timeout_is_warned_about(
     with caplog.at_level(logging.WARNING, logger="dialogkit.server"):
         create_app(settings=Settings())
     assert not any("does not fit" in r.getMessage() for r in caplog.records)
-
-
-def test_ready_with_a_live_skill_runtime_and_model_endpoint() -> None:
-    with ScriptedOpenAIServer() as models, RuntimeServer().start() as runtime:
-        runtime_url = runtime.base_url
-        settings = Settings(
-            SKILL_RUNTIME_BASE_URL=runtime_url,
-            OPENAI_BASE_URL=models.base_url,
-            CORE_DEFAULT_LLM="scripted",
-        )
-        with running(Engine(settings)) as live, httpx.Client(base_url=live.base_url) as http:
-            response = http.get("/v1/ready")
-    assert response.status_code == 200, response.text
-    checks = response.json()["checks"]
-    assert checks["models"] == {"ready": True, "detail": "1 endpoint(s) reachable"}
-    assert checks["skill_runtime"]["detail"] == f"{runtime_url} reachable"

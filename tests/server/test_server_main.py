@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from dialogkit.testing.processes import serving
+
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 30
 
@@ -112,3 +114,26 @@ def test_help_lists_the_options() -> None:
         check=True,
     )
     assert "--port" in result.stdout and "--with-skill-runtime" in result.stdout
+
+
+def test_dialogkit_serve_says_where_the_docs_are_and_where_models_go(tmp_path: Path) -> None:
+    """What ``make run`` runs prints the docs address once it listens, and the model
+    routing; the address it prints answers with the docs page."""
+    port = free_port()
+    models = "http://127.0.0.1:9/v1"  # never called: nothing is asked of a model at start-up
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DIALOGKIT_", "CORE_"))}
+    env.update(PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]))
+    env.update(OPENAI_BASE_URL=models, CORE_DEFAULT_LLM="house", DIALOGKIT_LLM_MODELS="")
+    dialogkit = Path(sys.executable).with_name("dialogkit")
+    command = [str(dialogkit), "serve", "--port", str(port), "--with-skill-runtime"]
+    log = tmp_path / "serve.log"
+    with serving(command, f"http://127.0.0.1:{port}/v1/", log, env=env, cwd=tmp_path):
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while "API docs" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        output = log.read_text()
+        docs = f"http://127.0.0.1:{port}/docs"
+        assert f"serving; the API docs are at {docs}" in output, output
+        assert httpx.get(docs, timeout=10).status_code == 200
+    assert f"model routing: any name -> {models}" in output
+    assert "started the reference skill runtime at http://127.0.0.1:" in output

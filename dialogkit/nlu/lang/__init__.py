@@ -1,0 +1,219 @@
+"""Language packs: everything a rule knows about one language, as data.
+
+A pack lists the words and patterns of the conversational acts (a question, a correction, a
+negation, a request), the words that count people without a number ("just me", "no kids"),
+the label words of each slot kind, the function words that carry no intent, and the counters
+of durations. Generic code (``acts``, ``counts``, ``discipline``, ``rules``) reads packs and
+never names a word itself.
+
+Packs are chosen by the scenario's ``metadata.language``: its own pack comes first, then the
+others, since a mixed-language utterance ("OK, 3명이요") is common and the scripts of the
+registered languages do not overlap. Adding a language is adding a module with a ``PACK`` and
+listing it in ``PACKS``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Final
+
+
+@dataclass(frozen=True)
+class LanguagePack:
+    """One language's words and patterns (regular expressions run on normalised text:
+    lower case, NFKC, punctuation turned into spaces, unless a field says otherwise)."""
+
+    code: str
+    intents: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    """The built-in intents' examples and keywords in this language, by intent (``affirm``,
+    ``deny``, ``greet``, ``goodbye``, ``help``, ``repeat``, ``thanks``)."""
+    lead_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Words that open a yes (``affirm``) or a no (``deny``)."""
+    act_fillers: tuple[str, ...] = ()
+    """Politeness around a yes or a no that says nothing more ("요", "please", "お願いします")."""
+    numerals: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
+    """Number words by script ("sino", "native", "kanji", "kana", "en"): each word's role
+    ("digit", "teen", "tens", "small", "big", "point") and value. How words of one script
+    combine is the grammar of ``dialogkit.nlu.numbers``."""
+    prenominal: tuple[str, ...] = ()
+    """Number forms that only stand before a counter ("세 명"; alone "네" is yes)."""
+    number_particles: str = ""
+    """Particles that may follow a number glued to it ("셋이요", "둘도")."""
+    number_stopwords: tuple[str, ...] = ()
+    """Digit-and-counter words that are no number ("이번 주" = this week)."""
+    people_counts: tuple[str, ...] = ()
+    """Number words that count people by themselves ("ふたり")."""
+    people_cue: tuple[str, ...] = ()
+    """Words before a bare number that make it a count of people ("a table for 4")."""
+    change_by: tuple[str, ...] = ()
+    """Words after a number that change a value by it ("한 명 더", "two more", "一人増えた"):
+    the number is then not the value (run right after the number's counter)."""
+    ordinal_after: tuple[str, ...] = ()
+    """What makes a number an ordinal ("10th", "두 번째", "3番目"): never a count."""
+    month_before_day: tuple[str, ...] = ()
+    """What before a day counter makes it a day of a month ("12월 10일", "12月10日")."""
+    counters: dict[str, str] = field(default_factory=dict)
+    """Counter patterns after a number, by counter id (``dialogkit.nlu.numbers.COUNTER_KINDS``
+    says what each id measures): "명", "km", "泊", "nights"..."""
+    relative_days: dict[str, int] = field(default_factory=dict)
+    """Days counted from today ("내일" 1, "明後日" 2, "yesterday" -1)."""
+    week_shifts: dict[str, int] = field(default_factory=dict)
+    """Weeks counted from this one ("다음" 1, "来週" 1, "last" -1)."""
+    month_names: dict[str, int] = field(default_factory=dict)
+    """Month names by their first three letters ("dec" 12)."""
+    ordinal_words: dict[str, int] = field(default_factory=dict)
+    """Ordinals in words ("third" 3)."""
+    eras: dict[str, int] = field(default_factory=dict)
+    """Eras by the year before their first ("平成" 1988)."""
+    day_counts: dict[str, int] = field(default_factory=dict)
+    """Words that count days by themselves ("이틀" 2)."""
+    day_parts: dict[str, str] = field(default_factory=dict)
+    """Parts of the day ("저녁" evening, "午前" am): which half of the clock an hour is in."""
+    openers: tuple[str, ...] = ()
+    """Hesitations an answer may open with ("um", "아", "えっと")."""
+    positive_words: tuple[str, ...] = ()
+    """Standalone words that say yes."""
+    negation: tuple[str, ...] = ()
+    """Patterns of a negated statement ("didn t", "안 먹", "ない")."""
+    question: tuple[str, ...] = ()
+    """Patterns of a question (an ending, a question word in front)."""
+    question_word: tuple[str, ...] = ()
+    """Patterns of a question word that needs an asking ending to make a question."""
+    asking_end: tuple[str, ...] = ()
+    not_knowing: tuple[str, ...] = ()
+    """A statement that the speaker does not know ("왜 그런지 모르겠어요"): not a question."""
+    request: tuple[str, ...] = ()
+    """A request worded as a question ("could you make it 8?", "8時にしてもらえますか"):
+    it asks for an action, so its values are meant (run on the raw text, case-insensitive)."""
+    correction: tuple[str, ...] = ()
+    """Words that announce a correction ("make that", "제 말은", "訂正します"); run on the raw
+    text, case-insensitive."""
+    replaced: tuple[str, ...] = ()
+    """Markers after a value being replaced ("X 말고 Y", "X じゃなくて Y", "not X but Y")."""
+    moved: tuple[str, ...] = ()
+    """Markers after a value being moved from ("7시에서 8시로", "change it from X to Y")."""
+    rejected_after: tuple[str, ...] = ()
+    """Markers before a value being replaced ("Friday, not Thursday")."""
+    rejects_before: tuple[str, ...] = ()
+    """Patterns ending right before a value that turn it down ("don't want the", "anything
+    but", "not a"); searched in the words just before the value."""
+    rejects_after: tuple[str, ...] = ()
+    """Patterns right after a value that turn it down ("는 싫어요", "じゃない", "말고요")."""
+    range_end: tuple[str, ...] = ()
+    """Markers of a range's end ("until", "까지", "まで")."""
+    range_start: tuple[str, ...] = ()
+    """Markers after (ko, ja) or before (en) a range's start ("from", "부터", "から")."""
+    range_joint: tuple[str, ...] = ()
+    """What stands between the two ends of a range ("to", "through", "~")."""
+    wishes: tuple[str, ...] = ()
+    """Patterns of a wish or a request to act ("I want to", "해 주세요", "したいです"): an
+    intent whose examples say these is an action, which a question never fires."""
+    function_words: tuple[str, ...] = ()
+    """Phrases every intent shares ("please", "해 주세요", "お願いします"): they never decide
+    an intent on their own."""
+    self_words: tuple[str, ...] = ()
+    """Words a speaker uses for themself: never a name or an identifier."""
+    alone: tuple[str, ...] = ()
+    """Patterns that count one person without a number ("just me", "혼자")."""
+    with_companion: tuple[str, ...] = ()
+    """Patterns of the speaker and one companion ("me and my wife", "아내랑 저"): two."""
+    zero_before: tuple[str, ...] = ()
+    """Words before a noun that make its count zero ("no kids", "without children")."""
+    zero_after: tuple[str, ...] = ()
+    """Patterns after a noun that make its count zero ("아이는 없어요", "子供はいません")."""
+    particles: tuple[str, ...] = ()
+    """Particles between a noun and its number ("아이는 둘", "子供は二人"): no distance."""
+    conjunctions: tuple[str, ...] = ()
+    """Words that join two phrases ("and", "하고", "と"): a noun does not claim a number
+    across one when a nearer number is on its other side."""
+    span_after: tuple[str, ...] = ()
+    """What makes a day counter a span rather than a date ("3일간", "3日間"): without it,
+    "13일" is the 13th, a number of days only when days are asked for."""
+    stay_spans: tuple[str, ...] = ()
+    """Spans of days that hold a day counter but are no date ("2박 3일", "3日間"), run on
+    the text with numbers written as digits: a date is read around them."""
+    one_before: tuple[str, ...] = ()
+    """Patterns ending right before a noun that count one of it ("a kid", "an adult")."""
+    zero_answers: tuple[str, ...] = ()
+    """Whole answers that mean zero of what was asked ("none", "없어요", "いません")."""
+    counted: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Nouns of things commonly counted, by concept ("adult", "child"): a count slot that
+    declares no ``nouns`` but whose name or description says one of them is named by all
+    the concept's words in every pack."""
+    name_frames: tuple[str, ...] = ()
+    """Patterns around a person's name said in a sentence, the name in group ``value``
+    ("제 이름은 김민수입니다", "山田と申します", "my name is Ann"): run on the raw text,
+    case-insensitive, for a ``person_name`` slot without a pattern of its own."""
+    labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Label words of each slot kind: a value that contains one talks about the slot."""
+    meta_remarks: tuple[str, ...] = ()
+    """Remarks about giving a value ("why do I have to", "말해야 돼요")."""
+    place_units: tuple[str, ...] = ()
+    """Patterns of an address's place units ("강남구", "丁目", "street")."""
+    wrong: tuple[str, ...] = ()
+    """Patterns that say a named value is wrong ("is wrong", "틀렸", "違います")."""
+
+
+def _registered() -> dict[str, LanguagePack]:
+    from dialogkit.nlu.lang import en, ja, ko
+
+    return {pack.code: pack for pack in (ko.PACK, ja.PACK, en.PACK)}
+
+
+PACKS: Final[dict[str, LanguagePack]] = _registered()
+"""Every registered pack by language code."""
+
+
+def language_code(language: str) -> str:
+    """The pack code of a ``metadata.language`` value ("ko-KR" -> "ko"); "" for none."""
+    return language.strip().lower().replace("_", "-").split("-")[0]
+
+
+@lru_cache(maxsize=32)
+def packs_for(language: str = "") -> tuple[LanguagePack, ...]:
+    """The packs a scenario in ``language`` reads: its own first, then the others."""
+    own = PACKS.get(language_code(language))
+    return (own, *(p for p in PACKS.values() if p is not own)) if own else tuple(PACKS.values())
+
+
+def words(language: str, pick: Callable[[LanguagePack], tuple[str, ...]]) -> tuple[str, ...]:
+    """One field of every pack ``language`` reads, in pack order, without repeats."""
+    seen: dict[str, None] = {}
+    for pack in packs_for(language):
+        for word in pick(pack):
+            seen.setdefault(word, None)
+    return tuple(seen)
+
+
+_PATTERNS: dict[tuple[str, str, int], re.Pattern[str]] = {}
+
+
+def pattern(
+    language: str, name: str, pick: Callable[[LanguagePack], tuple[str, ...]], flags: int = 0
+) -> re.Pattern[str]:
+    """The patterns of one field of the packs ``language`` reads, as one alternation that
+    never matches when no pack has any (compiled once per language and field)."""
+    key = (language_code(language), name, flags)
+    known = _PATTERNS.get(key)
+    if known is None:
+        parts = words(language, pick)
+        source = "|".join(f"(?:{part})" for part in parts) if parts else r"(?!x)x"
+        known = _PATTERNS[key] = re.compile(source, flags)
+    return known
+
+
+def counted_concepts() -> dict[str, tuple[str, ...]]:
+    """Every pack's counted nouns, merged by concept."""
+    merged: dict[str, dict[str, None]] = {}
+    for pack in PACKS.values():
+        for concept, nouns in pack.counted.items():
+            merged.setdefault(concept, {}).update(dict.fromkeys(nouns))
+    return {concept: tuple(nouns) for concept, nouns in merged.items()}
+
+
+def labels(language: str, kind: str) -> tuple[str, ...]:
+    """The label words of a slot kind in the packs ``language`` reads."""
+    return words(language, lambda pack: pack.labels.get(kind, ()))
