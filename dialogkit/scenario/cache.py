@@ -56,12 +56,17 @@ class ScenarioCache:
         self._guard = threading.Lock()
 
     async def aresolve(self, scenario: Scenario | dict[str, Any] | str) -> Scenario:
-        """``resolve`` in the ``PREPARING`` thread: a scenario already cached costs a thread
-        hop, a new one is read, validated and indexed without holding up the event loop."""
+        """``resolve``, with anything new read, validated and indexed in the ``PREPARING``
+        thread, not on the event loop. A scenario already cached (a parsed one, or a registered
+        name whose file is unchanged) is answered at once, never queued behind a large graph
+        that the thread is preparing."""
+        cached = None
         if isinstance(scenario, Scenario):
             cached = self.get(scenario.fingerprint) if "fingerprint" in vars(scenario) else None
-            if cached is not None:
-                return cached
+        elif isinstance(scenario, str):
+            cached = self._by_unchanged_file(scenario)
+        if cached is not None:
+            return cached
         return await asyncio.get_running_loop().run_in_executor(PREPARING, self.resolve, scenario)
 
     def resolve(self, scenario: Scenario | dict[str, Any] | str) -> Scenario:
@@ -74,19 +79,26 @@ class ScenarioCache:
 
     def by_name(self, name: str) -> Scenario:
         """A registered scenario; its file is read again only when its stamp changed."""
+        cached = self._by_unchanged_file(name)
+        if cached is not None:
+            return cached
         path = resolve_name(name)
         stamp = _stamp(path)
-        with self._guard:
-            known = self._by_file.get(path)
-        if stamp is not None and known is not None and known[0] == stamp:
-            cached = self.get(known[1])
-            if cached is not None:
-                return cached
         scenario = self.put(Scenario.from_file(path))
         if stamp is not None:
             with self._guard:
                 self._by_file[path] = (stamp, scenario.fingerprint)
         return scenario
+
+    def _by_unchanged_file(self, name: str) -> Scenario | None:
+        """The cached scenario of a registered name whose file has not changed since."""
+        path = resolve_name(name)
+        stamp = _stamp(path)
+        with self._guard:
+            known = self._by_file.get(path)
+        if stamp is None or known is None or known[0] != stamp:
+            return None
+        return self.get(known[1])
 
     def by_document(self, document: Any) -> Scenario:
         """A scenario sent as a document; parsed only the first time its content is seen."""
