@@ -20,6 +20,7 @@ from dialogkit.engine.session import Reply
 from dialogkit.evaluate.clock import Clock
 from dialogkit.evaluate.failures import FailureKind
 from dialogkit.evaluate.language import (
+    ADDRESSES,
     FREE_TEXT,
     PERSON_NAMES,
     PHONE_FORMATS,
@@ -40,6 +41,18 @@ from dialogkit.testing.conversations import Expectations, Observation, check
 from dialogkit.wire import ChatbotSessionInfoResponse
 
 DEFAULT_NUMBER_RANGE = (1, 10)
+MONEY_RANGES: dict[str, tuple[int, int, int]] = {
+    "won": (10_000, 1_000_000, 10_000),
+    "krw": (10_000, 1_000_000, 10_000),
+    "yen": (1_000, 100_000, 1_000),
+    "jpy": (1_000, 100_000, 1_000),
+    "usd": (5, 500, 5),
+    "dollars": (5, 500, 5),
+    "eur": (5, 500, 5),
+    "euros": (5, 500, 5),
+}
+"""Amounts a person would name in each currency (low, high, step): a budget is never
+"3 won". A slot's own validation bounds narrow them."""
 DRAWS = 20
 """Wordings made up for a slot with no examples before it is left out of the goal: a
 pattern or a validation rule may refuse some of them."""
@@ -384,6 +397,8 @@ def _generated(
     """A wording made up from the slot's kind, type, pattern and validation (no examples
     fit); the caller checks it against the slot and draws again when it does not fit."""
     rules, kind, speech = slot.validation, slot_kind(name, slot), supported(language)
+    if slot.type in {"integer", "number"} and kind == "money":
+        return str(_amount(slot, rng))
     if slot.type in {"integer", "number"}:
         low = rules.min if rules.min is not None else DEFAULT_NUMBER_RANGE[0]
         high = rules.max if rules.max is not None else max(low, DEFAULT_NUMBER_RANGE[1])
@@ -398,15 +413,31 @@ def _generated(
         return f"{rng.randrange(8, 20):02d}:{rng.choice((0, 15, 30, 45)):02d}"
     if slot.type == "phone":
         return _phone(speech, rng)
-    if slot.type == "email":
+    if slot.type == "email" or kind == "email":
         return f"user{rng.randrange(1000)}@example.com"
     if kind == "person_name":
         return rng.choice(PERSON_NAMES[speech])
+    if kind == "address":
+        return rng.choice(ADDRESSES[speech])
     if slot.pattern or slot.type == "pattern":
         return text_matching(slot.pattern or "", rng)
     if slot.type == "text":
         return rng.choice(FREE_TEXT[speech])
     return None
+
+
+def _amount(slot: Slot, rng: random.Random) -> int:
+    """A round amount in the slot's currency, within its validation bounds."""
+    low, high, step = MONEY_RANGES.get((slot.unit or "").strip().lower(), (5, 500, 5))
+    rules = slot.validation
+    low = max(low, int(rules.min)) if rules.min is not None else low
+    high = min(high, int(rules.max)) if rules.max is not None else high
+    if high < low:
+        low, high, step = int(rules.min or 0), int(rules.max or 0), 1
+    first = -(-low // step) * step
+    if first > high:
+        return rng.randint(low, high)
+    return rng.randrange(first, high + 1, step)
 
 
 def _phone(language: str, rng: random.Random) -> str:

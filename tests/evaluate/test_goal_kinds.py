@@ -1,0 +1,111 @@
+"""Goals follow each slot's declared kind; the simulated user's noise and corrections stay
+wordings, never other values (found by a scout on scenarios the project had not seen)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from dialogkit import Scenario
+from dialogkit.evaluate import Goal, evaluate
+from dialogkit.evaluate.language import ADDRESSES, FREE_TEXT, PERSON_NAMES, correction
+from dialogkit.evaluate.rule_user import _typo
+from tests.helpers import make_graph
+
+
+def slot(kind_fields: dict[str, Any]) -> dict[str, Any]:
+    return {"prompt": "Tell me.", "description": "What the user says.", **kind_fields}
+
+
+def form(language: str, slots: dict[str, dict[str, Any]]) -> Scenario:
+    """One node per slot, in order, then an end."""
+    names = list(slots)
+    nodes = [
+        {
+            "id": f"ask_{name}",
+            "description": f"Asks for {name}.",
+            "collect_slots": [name],
+            "default_next": f"ask_{names[i + 1]}" if i + 1 < len(names) else "done",
+        }
+        for i, name in enumerate(names)
+    ]
+    nodes.append({"id": "done", "description": "The end.", "terminal": True})
+    return Scenario.from_dict(make_graph(nodes, language=language, slots=slots))
+
+
+@pytest.mark.parametrize("language", ["en", "ko", "ja"])
+def test_each_kind_gets_a_value_of_its_kind_in_the_scenario_language(language: str) -> None:
+    scenario = form(
+        language,
+        {
+            "who": slot({"type": "text", "kind": "person_name"}),
+            "where": slot({"type": "text", "kind": "address"}),
+            "note": slot({"type": "text", "kind": "free_text"}),
+            "mail": slot({"type": "email"}),
+        },
+    )
+    for goal in Goal.sample_many(scenario, 30):
+        assert goal.slots["who"] in PERSON_NAMES[language]
+        assert goal.slots["where"] in ADDRESSES[language]
+        assert goal.slots["note"] in FREE_TEXT[language]
+        assert goal.slots["mail"].endswith("@example.com")
+
+
+@pytest.mark.parametrize(
+    ("unit", "validation", "low", "high"),
+    [("won", {}, 10_000, 1_000_000), ("yen", {}, 1_000, 100_000), ("usd", {"max": 50}, 5, 50)],
+)
+def test_money_is_an_amount_a_person_would_name_in_its_currency(
+    unit: str, validation: dict[str, Any], low: int, high: int
+) -> None:
+    budget = {"type": "integer", "kind": "money", "unit": unit, "validation": validation}
+    scenario = form("en", {"budget": slot(budget)})
+    amounts = [goal.slots["budget"] for goal in Goal.sample_many(scenario, 50)]
+    assert all(low <= amount <= high for amount in amounts)
+    assert len(set(amounts)) > 5
+
+
+@pytest.mark.parametrize(
+    ("value", "language", "said"),
+    [
+        ("손주가 다녀갔어요", "ko", "아니요, 손주가 다녀갔어요"),
+        ("윤지민", "ko", "아니요, 윤지민요"),
+        ("孫が遊びに来ました", "ja", "いいえ、孫が遊びに来ました"),
+        ("田中健太", "ja", "いいえ、田中健太です"),
+        ("tea", "en", "no, I meant tea"),
+    ],
+)
+def test_a_correction_never_doubles_a_sentence_ending(value: str, language: str, said: str) -> None:
+    assert correction(value, language) == said
+
+
+def test_a_typo_never_lands_inside_a_value_the_user_means() -> None:
+    email = "user527@example.com"
+    for seed in range(200):
+        rng = random.Random(seed)
+        typed = _typo(f"no, I meant {email}", rng, [email])
+        assert typed is not None and typed.endswith(email) and typed != f"no, I meant {email}"
+        assert _typo("田中健太", rng, ["田中健太"]) is None
+        assert _typo("2026-02-05", rng, []) is None
+
+
+def test_noisy_users_keep_their_true_values_and_never_say_none() -> None:
+    scenario = form(
+        "ja",
+        {
+            "who": slot({"type": "text", "kind": "person_name"}),
+            "mail": slot({"type": "email"}),
+            "day": slot({"type": "date", "validation": {"period": "future"}}),
+        },
+    )
+    results = evaluate(scenario, 40, persona="noisy", progress=False)
+    goals: list[dict[str, Any]] = list(results.conversations["goal"])
+    said = " ".join(results.turns["user_text"])
+    assert "None" not in said
+    for goal in goals:
+        assert goal["who"] in PERSON_NAMES["ja"]
+        assert goal["mail"].startswith("user")
+    wrong = results.conversations[results.conversations["kind"] == "wrong_value"]
+    assert not any("@example.com" in text for text in wrong["failure"])
