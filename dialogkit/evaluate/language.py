@@ -54,19 +54,19 @@ FREE_TEXT: Final[dict[str, tuple[str, ...]]] = {
         "문 앞에 놓아 주세요",
         "도착하기 전에 전화 주세요",
         "엘리베이터가 없어요",
-        "특별한 요청은 없어요",
+        "현관 비밀번호는 문자로 보내 드릴게요",
     ),
     "ja": (
         "玄関の前に置いてください",
         "着く前に電話をください",
         "エレベーターがありません",
-        "特に要望はありません",
+        "駐車場は建物の裏にあります",
     ),
     "en": (
         "please call before you arrive",
         "leave it at the front door",
         "there is no elevator",
-        "no special requests",
+        "the parking is behind the building",
     ),
 }
 """Answers to an open question (a free-text slot with no examples): a note or a request, the
