@@ -109,3 +109,12 @@ def test_noisy_users_keep_their_true_values_and_never_say_none() -> None:
         assert goal["mail"].startswith("user")
     wrong = results.conversations[results.conversations["kind"] == "wrong_value"]
     assert not any("@example.com" in text for text in wrong["failure"])
+
+
+def test_the_validator_warns_that_a_text_slot_without_values_gets_generated_ones() -> None:
+    scenario = form("en", {"where": slot({"type": "text", "kind": "address"})})
+    found = [p for p in scenario.validate() if p.path == "slots.where"]
+    assert [p.severity for p in found] == ["warning"]
+    assert "generated address" in found[0].message and "docs/evaluate.md" in found[0].message
+    given = form("en", {"where": slot({"type": "text", "kind": "address", "examples": ["1 A St"]})})
+    assert not [p for p in given.validate() if p.path == "slots.where"]
