@@ -24,6 +24,8 @@ from dialogkit.evaluate.language import (
     FREE_TEXT,
     PERSON_NAMES,
     PHONE_FORMATS,
+    REQUESTS,
+    asks_for_request,
     builtin_examples,
     language_of,
     supported,
@@ -422,7 +424,8 @@ def _generated(
     if slot.pattern or slot.type == "pattern":
         return text_matching(slot.pattern or "", rng)
     if slot.type == "text":
-        return rng.choice(FREE_TEXT[speech])
+        requests = asks_for_request(slot.description, slot.prompt)
+        return rng.choice((REQUESTS if requests else FREE_TEXT)[speech])
     return None
 
 

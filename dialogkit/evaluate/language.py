@@ -51,6 +51,29 @@ OFF_TOPIC: Final[dict[str, tuple[str, ...]]] = {
 
 FREE_TEXT: Final[dict[str, tuple[str, ...]]] = {
     "ko": (
+        "손주가 다녀갔어요",
+        "시장에 다녀왔어요",
+        "텔레비전을 오래 봤어요",
+        "화분에 물을 줬어요",
+    ),
+    "ja": (
+        "孫が遊びに来ました",
+        "市場に行ってきました",
+        "テレビを長く見ました",
+        "花に水をやりました",
+    ),
+    "en": (
+        "my grandson visited",
+        "I went to the market",
+        "I watched TV for long",
+        "I watered the plants",
+    ),
+}
+"""Answers to an open question about the user ("what happened?", "why?"): a free-text slot
+with no examples whose question asks for no request."""
+
+REQUESTS: Final[dict[str, tuple[str, ...]]] = {
+    "ko": (
         "문 앞에 놓아 주세요",
         "도착하기 전에 전화 주세요",
         "엘리베이터가 없어요",
@@ -69,8 +92,29 @@ FREE_TEXT: Final[dict[str, tuple[str, ...]]] = {
         "the parking is behind the building",
     ),
 }
-"""Answers to an open question (a free-text slot with no examples): a note or a request, the
-thing such a question asks for, never a diary sentence that happens to be text."""
+"""Answers to "any requests?" or "a note for us?": a note a customer leaves, never a diary
+sentence that happens to be text."""
+
+REQUEST_WORDS: Final[tuple[str, ...]] = (
+    "request",
+    "note",
+    "instruction",
+    "요청",
+    "메모",
+    "전달",
+    "要望",
+    "備考",
+    "メモ",
+    "リクエスト",
+)
+"""Words of a free-text slot's description or prompt that ask for a request or a note."""
+
+
+def asks_for_request(description: str, prompt: str) -> bool:
+    """Whether a free-text question asks for a request or a note (not for an account)."""
+    text = f"{description} {prompt}".lower()
+    return any(word in text for word in REQUEST_WORDS)
+
 
 ADDRESSES: Final[dict[str, tuple[str, ...]]] = {
     "ko": (

@@ -10,7 +10,13 @@ import pytest
 
 from dialogkit import Scenario
 from dialogkit.evaluate import Goal, evaluate
-from dialogkit.evaluate.language import ADDRESSES, FREE_TEXT, PERSON_NAMES, correction
+from dialogkit.evaluate.language import (
+    ADDRESSES,
+    FREE_TEXT,
+    PERSON_NAMES,
+    REQUESTS,
+    correction,
+)
 from dialogkit.evaluate.rule_user import _typo
 from tests.helpers import make_graph
 
@@ -42,14 +48,16 @@ def test_each_kind_gets_a_value_of_its_kind_in_the_scenario_language(language: s
         {
             "who": slot({"type": "text", "kind": "person_name"}),
             "where": slot({"type": "text", "kind": "address"}),
-            "note": slot({"type": "text", "kind": "free_text"}),
+            "note": slot({"type": "text", "kind": "free_text", "description": "A request."}),
+            "why": slot({"type": "text", "kind": "free_text", "prompt": "What happened?"}),
             "mail": slot({"type": "email"}),
         },
     )
     for goal in Goal.sample_many(scenario, 30):
         assert goal.slots["who"] in PERSON_NAMES[language]
         assert goal.slots["where"] in ADDRESSES[language]
-        assert goal.slots["note"] in FREE_TEXT[language]
+        assert goal.slots["note"] in REQUESTS[language]
+        assert goal.slots["why"] in FREE_TEXT[language]
         assert goal.slots["mail"].endswith("@example.com")
 
 
