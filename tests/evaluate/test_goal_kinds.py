@@ -4,7 +4,8 @@ wordings, never other values (found by a scout on scenarios the project had not 
 from __future__ import annotations
 
 import random
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -17,7 +18,9 @@ from dialogkit.evaluate.language import (
     REQUESTS,
     correction,
 )
-from dialogkit.evaluate.rule_user import _typo
+from dialogkit.evaluate.rule_user import RuleUser, _typo
+from dialogkit.evaluate.users import Situation
+from dialogkit.scenario.model import Condition
 from tests.helpers import make_graph
 
 
@@ -126,3 +129,15 @@ def test_the_validator_warns_that_a_text_slot_without_values_gets_generated_ones
     assert "generated address" in found[0].message and "docs/evaluate.md" in found[0].message
     given = form("en", {"where": slot({"type": "text", "kind": "address", "examples": ["1 A St"]})})
     assert not [p for p in given.validate() if p.path == "slots.where"]
+
+
+def test_a_condition_on_a_null_value_never_makes_the_user_say_none() -> None:
+    scenario = form("en", {"drink": slot({"type": "enum", "values": ["latte", "tea"]})})
+    user = RuleUser(Goal(slots={"drink": "latte"}), seed=1)
+    here = cast(Situation, SimpleNamespace(scenario=scenario, slots={}))
+    null_entity = Condition(field="nlu.entities.drink", operator="in", value=[None, "tea"])
+    assert user._satisfy_one(null_entity, here) == ["tea"]
+    only_null = Condition(field="nlu.entities.drink", operator="equals", value=None)
+    assert user._satisfy_one(only_null, here) is None
+    said_nothing = Condition(field="input.text", operator="contains", value=None)
+    assert user._satisfy_one(said_nothing, here) is None
