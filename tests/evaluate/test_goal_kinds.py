@@ -31,7 +31,7 @@ def slot(kind_fields: dict[str, Any]) -> dict[str, Any]:
 def form(language: str, slots: dict[str, dict[str, Any]]) -> Scenario:
     """One node per slot, in order, then an end."""
     names = list(slots)
-    nodes = [
+    nodes: list[dict[str, Any]] = [
         {
             "id": f"ask_{name}",
             "description": f"Asks for {name}.",
