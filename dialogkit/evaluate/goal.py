@@ -399,21 +399,22 @@ def _generated(
     """A wording made up from the slot's kind, type, pattern and validation (no examples
     fit); the caller checks it against the slot and draws again when it does not fit."""
     rules, kind, speech = slot.validation, slot_kind(name, slot), supported(language)
-    if slot.type in {"integer", "number"} and kind == "money":
+    # The kind comes first: a text slot declared a phone or a date gets one, never a remark.
+    if kind == "money":
         return str(_amount(slot, rng))
-    if slot.type in {"integer", "number"}:
+    if slot.type in {"integer", "number"} or kind in {"count", "duration", "measure"}:
         low = rules.min if rules.min is not None else DEFAULT_NUMBER_RANGE[0]
         high = rules.max if rules.max is not None else max(low, DEFAULT_NUMBER_RANGE[1])
         return str(rng.randint(int(low), int(max(low, high))))
-    if slot.type == "date":
+    if slot.type == "date" or kind in {"date", "birth_date"}:
         past = rules.period == "past" or kind == "birth_date"
         days = -rng.randrange(20 * 365, 70 * 365) if past else rng.randrange(1, 60)
         return (frame.today + timedelta(days=days)).isoformat()
-    if slot.type == "time" and rules.pattern:
+    if (slot.type == "time" or kind == "time") and rules.pattern:
         return text_matching(rules.pattern, rng)
-    if slot.type == "time":
+    if slot.type == "time" or kind == "time":
         return f"{rng.randrange(8, 20):02d}:{rng.choice((0, 15, 30, 45)):02d}"
-    if slot.type == "phone":
+    if slot.type == "phone" or kind == "phone":
         return _phone(speech, rng)
     if slot.type == "email" or kind == "email":
         return f"user{rng.randrange(1000)}@example.com"

@@ -141,3 +141,20 @@ def test_a_condition_on_a_null_value_never_makes_the_user_say_none() -> None:
     assert user._satisfy_one(only_null, here) is None
     said_nothing = Condition(field="input.text", operator="contains", value=None)
     assert user._satisfy_one(said_nothing, here) is None
+
+
+def test_a_text_slot_declaring_a_typed_kind_gets_a_value_of_that_kind() -> None:
+    scenario = form(
+        "ko",
+        {
+            "contact": slot({"type": "text", "kind": "phone"}),
+            "when": slot({"type": "text", "kind": "date"}),
+            "at": slot({"type": "text", "kind": "time"}),
+            "budget": slot({"type": "text", "kind": "money", "unit": "won"}),
+        },
+    )
+    for goal in Goal.sample_many(scenario, 20):
+        assert goal.slots["contact"].startswith("010-")
+        assert goal.slots["when"].startswith("2026-")
+        assert goal.slots["at"][2] == ":"
+        assert int(goal.slots["budget"]) >= 10_000
