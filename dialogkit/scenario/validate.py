@@ -237,11 +237,17 @@ class _Checker:
         from dialogkit.nlu.entities import INVALID, coerce
         from dialogkit.nlu.kinds import slot_kind
 
-        if slot.type == "text" and not (slot.examples or slot.eval_values or slot.pattern):
+        if (
+            slot.type == "text"
+            and not (slot.examples or slot.eval_values or slot.pattern)
+            and slot_kind(name, slot) == "free_text"
+        ):
+            # Names, phones, e-mails and addresses come from per-language banks that fit them;
+            # only a free text is made up without knowing what the slot is about.
             yield Problem(
                 path=f"slots.{name}",
-                message=f"No `examples` or `eval_values`: `dialogkit eval` gives simulated "
-                f"users a generated {slot_kind(name, slot).replace('_', ' ')} "
+                message="No `examples` or `eval_values`: `dialogkit eval` gives simulated "
+                "users a generated free text "
                 "(see docs/evaluate.md, 'Generated values'); add a few values your users "
                 "would say.",
                 severity="warning",

@@ -122,13 +122,16 @@ def test_noisy_users_keep_their_true_values_and_never_say_none() -> None:
     assert not any("@example.com" in text for text in wrong["failure"])
 
 
-def test_the_validator_warns_that_a_text_slot_without_values_gets_generated_ones() -> None:
-    scenario = form("en", {"where": slot({"type": "text", "kind": "address"})})
-    found = [p for p in scenario.validate() if p.path == "slots.where"]
+def test_the_validator_warns_that_a_free_text_slot_without_values_gets_generated_ones() -> None:
+    scenario = form("en", {"note": slot({"type": "text", "kind": "free_text"})})
+    found = [p for p in scenario.validate() if p.path == "slots.note"]
     assert [p.severity for p in found] == ["warning"]
-    assert "generated address" in found[0].message and "docs/evaluate.md" in found[0].message
-    given = form("en", {"where": slot({"type": "text", "kind": "address", "examples": ["1 A St"]})})
-    assert not [p for p in given.validate() if p.path == "slots.where"]
+    assert "generated free text" in found[0].message and "docs/evaluate.md" in found[0].message
+    given = form("en", {"note": slot({"type": "text", "kind": "free_text", "examples": ["hi"]})})
+    assert not [p for p in given.validate() if p.path == "slots.note"]
+    # Names, phones, e-mails and addresses come from banks that fit their kind: no warning.
+    banked = form("en", {"where": slot({"type": "text", "kind": "address"})})
+    assert not [p for p in banked.validate() if p.path == "slots.where"]
 
 
 def test_a_condition_on_a_null_value_never_makes_the_user_say_none() -> None:
