@@ -370,16 +370,30 @@ def _joined_name(value: str) -> str:
 
 def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     """The answer itself, or the ``pattern`` match; a person's name is read out of the
-    sentence around it ("제 이름은 김민수입니다" -> "김민수")."""
-    if slot.pattern:
-        return extract_pattern(slot, text)
-    cleaned = _TRAILING.sub("", text.strip())
-    if cleaned and slot_kind(name, slot) == "person_name":
+    sentence around it ("제 이름은 김민수입니다" -> "김민수") after any hesitation ("아 네, 저는
+    ..."), by the packs' frames first, since an author's pattern rarely foresees them all."""
+    if slot_kind(name, slot) == "person_name":
+        text = _without_openers(text)
+        cleaned = _TRAILING.sub("", text.strip())
         for frame in _name_frames():
             found = frame.fullmatch(cleaned)
             if found is not None:
                 return _joined_name(found.group("value").strip()) or INVALID
-    return cleaned or INVALID
+    if slot.pattern:
+        return extract_pattern(slot, text)
+    return _TRAILING.sub("", text.strip()) or INVALID
+
+
+@lru_cache(maxsize=1)
+def _openers() -> re.Pattern[str]:
+    """Hesitations before an answer ("아 네, 저는 ...", "um, it's ..."), every pack's."""
+    said = "|".join(re.escape(word) for word in words("", lambda p: p.openers))
+    return re.compile(rf"^\s*(?:(?:{said})(?:[\s,.…~、，。]+|$))+", re.IGNORECASE)
+
+
+def _without_openers(text: str) -> str:
+    """The answer after its hesitations: a name is never "아" or "um"."""
+    return _openers().sub("", text, count=1) or text
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,56 @@
+"""Hesitations before a name and particles glued inside a keyword: what real answers add
+around the words an author declared (found by natural cases written from the scenarios)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dialogkit.nlu.entities import INVALID, extract_text
+from dialogkit.nlu.morphology import keyword_in, normalize
+from dialogkit.scenario.model import Slot
+
+AUTHORED_NAME = Slot(
+    type="text",
+    kind="person_name",
+    pattern=r"^\s*(?:(?:네|예)[,.\s]+)?(?:이름은)?\s*(?P<value>[가-힣]{2,5}?)(?=\s*(?:입니다|요|\s|$))",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("아 네, 저는 최지우라고 합니다", "최지우"),
+        ("음... 김민수입니다", "김민수"),
+        ("um, it's Alex Park", "Alex Park"),
+        ("えっと、山口です", "山口"),
+    ],
+)
+def test_a_name_after_a_hesitation_is_the_name(text: str, name: str) -> None:
+    assert extract_text(Slot(type="text", kind="person_name"), text, "name") == name
+
+
+def test_the_packs_frames_read_a_name_an_authored_pattern_did_not_foresee() -> None:
+    assert extract_text(AUTHORED_NAME, "아 네, 저는 최지우라고 합니다", "name") == "최지우"
+    assert extract_text(AUTHORED_NAME, "이서연요", "name") == "이서연"
+
+
+def test_a_pattern_slot_that_is_no_name_keeps_its_pattern() -> None:
+    slot = Slot(type="text", pattern=r"(?P<value>\d{3})")
+    assert extract_text(slot, "아 네, 123", "code") == "123"
+    assert extract_text(slot, "아 네", "code") is INVALID
+
+
+@pytest.mark.parametrize(
+    ("keyword", "text"),
+    [
+        ("언제 시작", "이가 시린 건 언제쯤 시작됐나요"),
+        ("자극 없", "아무 자극이 없을 때도 아프세요"),
+        ("밥 먹었", "밥은 먹었어"),
+    ],
+)
+def test_a_korean_keyword_word_may_carry_a_particle(keyword: str, text: str) -> None:
+    assert keyword_in(normalize(text), normalize(keyword))
+
+
+def test_a_glued_particle_does_not_lift_a_negation() -> None:
+    assert not keyword_in(normalize("밥은 안 먹었어"), normalize("밥 먹었"))
