@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
+from dialogkit.nlu.acts import (
+    corrected_in_place,
+    correction,
+    is_negated,
+    is_question,
+    leading_act,
+)
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
@@ -413,6 +419,11 @@ class RuleNLU:
                 value = validate(slot, counts[name]) if name in counts else INVALID
             else:
                 value = _extract_not_own(request, name, slot, content, expected, frame)
+                if value is INVALID and expected and corrected is not None:
+                    # "5월 17일, 아 아니 18일": the new part is a piece of the value.
+                    in_place = corrected_in_place(text, language)
+                    if in_place is not None:
+                        value = _extract_not_own(request, name, slot, in_place, expected, frame)
             if value is not INVALID:
                 entities[name] = value
         entities.update(_ranges(request, content, frame))

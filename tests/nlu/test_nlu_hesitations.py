@@ -1,13 +1,20 @@
-"""Hesitations before a name and particles glued inside a keyword: what real answers add
-around the words an author declared (found by natural cases written from the scenarios)."""
+"""Hesitations before a name, particles glued inside a keyword and self-corrections inside
+one answer: what real answers add around the words an author declared (found by natural
+cases written from the registered scenarios alone)."""
 
 from __future__ import annotations
 
 import pytest
 
+from dialogkit import Scenario
+from dialogkit.nlu.acts import corrected_in_place, correction
+from dialogkit.nlu.base import NLURequest
+from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.entities import INVALID, extract_text
 from dialogkit.nlu.morphology import keyword_in, normalize
+from dialogkit.nlu.rules import RuleNLU
 from dialogkit.scenario.model import Slot
+from tests.helpers import make_graph
 
 AUTHORED_NAME = Slot(
     type="text",
@@ -54,3 +61,50 @@ def test_a_korean_keyword_word_may_carry_a_particle(keyword: str, text: str) -> 
 
 def test_a_glued_particle_does_not_lift_a_negation() -> None:
     assert not keyword_in(normalize("밥은 안 먹었어"), normalize("밥 먹었"))
+
+
+@pytest.mark.parametrize(
+    ("text", "new"),
+    [
+        ("체크카드요, 아 아니다 신용카드로 할게요", "신용카드로 할게요"),
+        ("1990년 5월 17일이요, 아 잠깐만요 18일이에요", "18일이에요"),
+    ],
+)
+def test_a_korean_self_correction_says_what_wins(text: str, new: str) -> None:
+    assert correction(text, "ko") == new
+
+
+def test_a_correction_that_names_a_piece_replaces_the_last_word_before_it() -> None:
+    said = "1990년 5월 17일이요, 아 잠깐만요 18일이에요"
+    assert corrected_in_place(said, "ko") == "1990년 5월 18일이에요"
+    assert corrected_in_place("1990년 5월 17일이요", "ko") is None
+
+
+def test_a_date_corrected_by_its_day_keeps_its_year_and_month() -> None:
+    slots = {"birth_date": Slot(type="date", kind="birth_date")}
+    node = {"id": "n", "description": "N.", "terminal": True}
+    graph = Scenario.from_dict(
+        make_graph(
+            [node],
+            language="ko",
+            slots={name: slot.model_dump(exclude_none=True) for name, slot in slots.items()},
+        )
+    )
+    request = NLURequest(
+        scenario=graph,
+        node=graph.nodes[0],
+        text="1990년 5월 17일이요, 아 잠깐만요 18일이에요",
+        intents=dict(BUILTIN_INTENTS),
+        slots=slots,
+        expected_slot="birth_date",
+        filled_slots={},
+    )
+    assert RuleNLU().analyse(request).entities == {"birth_date": "1990-05-18"}
+
+
+def test_a_day_after_a_hesitation_is_no_name() -> None:
+    name = Slot(type="text", kind="person_name")
+    assert (
+        extract_text(name, "あの、やっぱり明後日でお願いします", "guest_name") != "やっぱり明後日"
+    )
+    assert extract_text(name, "あ、あさみです", "guest_name") == "あさみ"
