@@ -429,7 +429,9 @@ class RuleNLU:
         entities.update(_ranges(request, content, frame))
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
-        if corrects and intent == "deny":
+        # A weak resemblance to an example is no intent when the utterance corrects a value:
+        # "신용카드 말고 체크카드로" shares its card words with "체크카드랑 신용카드 차이가 뭐예요".
+        if corrects and (intent == "deny" or confidence < KEYWORD_SCORE):
             intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,

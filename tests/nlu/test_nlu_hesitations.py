@@ -13,7 +13,7 @@ from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.entities import INVALID, extract_text
 from dialogkit.nlu.morphology import keyword_in, normalize
 from dialogkit.nlu.rules import RuleNLU
-from dialogkit.scenario.model import Slot
+from dialogkit.scenario.model import Intent, Slot
 from tests.helpers import make_graph
 
 AUTHORED_NAME = Slot(
@@ -108,3 +108,26 @@ def test_a_day_after_a_hesitation_is_no_name() -> None:
         extract_text(name, "あの、やっぱり明後日でお願いします", "guest_name") != "やっぱり明後日"
     )
     assert extract_text(name, "あ、あさみです", "guest_name") == "あさみ"
+
+
+def test_a_correction_is_not_an_intent_its_value_words_resemble() -> None:
+    slots = {"card": Slot(type="enum", values=["체크카드", "신용카드"])}
+    info = Intent(description="Asks.", examples=["체크카드랑 신용카드 차이가 뭐예요"])
+    graph = Scenario.from_dict(
+        make_graph(
+            [{"id": "n", "description": "N.", "terminal": True}],
+            language="ko",
+            slots={name: slot.model_dump(exclude_none=True) for name, slot in slots.items()},
+        )
+    )
+    request = NLURequest(
+        scenario=graph,
+        node=graph.nodes[0],
+        text="신용카드 말고 체크카드로 해 주세요",
+        intents={"card_info": info, **BUILTIN_INTENTS},
+        slots=slots,
+        expected_slot="card",
+        filled_slots={},
+    )
+    result = RuleNLU().analyse(request)
+    assert (result.intent, result.entities) == (None, {"card": "체크카드"})
