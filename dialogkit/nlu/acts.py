@@ -157,6 +157,20 @@ def correction(text: str, language: str = "") -> str | None:
     return None
 
 
+def corrected_in_place(text: str, language: str = "") -> str | None:
+    """The utterance as it would have been said right: an announced correction's new part
+    in place of the last word before the announcement ("1990년 5월 17일이요, 아 잠깐만요
+    18일이에요" -> "1990년 5월 18일이에요"), for a new part that is only a piece of the value.
+    None when no correction is announced."""
+    announcing = pattern(language, "correction", lambda p: p.correction, re.IGNORECASE)
+    matches = list(announcing.finditer(text))
+    if not matches:
+        return None
+    kept = text[: matches[-1].start()].rstrip(_PAYLOAD_EDGES).rsplit(maxsplit=1)
+    payload = text[matches[-1].end() :].strip(_PAYLOAD_EDGES)
+    return f"{kept[0]} {payload}" if len(kept) == 2 and payload else None
+
+
 @lru_cache(maxsize=8192)
 def is_negated(text: str, language: str = "") -> bool:
     """Whether the utterance negates something ("안 만들래요", "didn't", "飲んでない")."""

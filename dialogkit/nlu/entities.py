@@ -370,16 +370,41 @@ def _joined_name(value: str) -> str:
 
 def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     """The answer itself, or the ``pattern`` match; a person's name is read out of the
-    sentence around it ("제 이름은 김민수입니다" -> "김민수")."""
+    sentence around it ("제 이름은 김민수입니다" -> "김민수") after any hesitation ("아 네, 저는
+    ..."), by the packs' frames first, since an author's pattern rarely foresees them all."""
+    if slot_kind(name, slot) == "person_name":
+        for said in dict.fromkeys((text, _without_openers(text))):
+            framed = _framed_name(said)
+            if framed is not None:
+                return framed
     if slot.pattern:
         return extract_pattern(slot, text)
+    return _TRAILING.sub("", text.strip()) or INVALID
+
+
+def _framed_name(text: str) -> str | None:
+    """The name a pack's frame reads out of the whole utterance; never a day ("あの、やっぱり
+    明後日でお願いします" names a date, not a guest)."""
     cleaned = _TRAILING.sub("", text.strip())
-    if cleaned and slot_kind(name, slot) == "person_name":
-        for frame in _name_frames():
-            found = frame.fullmatch(cleaned)
-            if found is not None:
-                return _joined_name(found.group("value").strip()) or INVALID
-    return cleaned or INVALID
+    for frame in _name_frames():
+        found = frame.fullmatch(cleaned)
+        if found is not None:
+            value = _joined_name(found.group("value").strip())
+            if value and read_date(value, Frame.of(None)) is None:
+                return value
+    return None
+
+
+@lru_cache(maxsize=1)
+def _openers() -> re.Pattern[str]:
+    """Hesitations before an answer ("아 네, 저는 ...", "um, it's ..."), every pack's."""
+    said = "|".join(re.escape(word) for word in words("", lambda p: p.openers))
+    return re.compile(rf"^\s*(?:(?:{said})(?:[\s,.…~、，。]+|$))+", re.IGNORECASE)
+
+
+def _without_openers(text: str) -> str:
+    """The answer after its hesitations: a name is never "아" or "um"."""
+    return _openers().sub("", text, count=1) or text
 
 
 @dataclass(frozen=True, slots=True)

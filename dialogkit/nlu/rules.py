@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
+from dialogkit.nlu.acts import (
+    corrected_in_place,
+    correction,
+    is_negated,
+    is_question,
+    leading_act,
+)
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
@@ -413,12 +419,19 @@ class RuleNLU:
                 value = validate(slot, counts[name]) if name in counts else INVALID
             else:
                 value = _extract_not_own(request, name, slot, content, expected, frame)
+                if value is INVALID and expected and corrected is not None:
+                    # "5월 17일, 아 아니 18일": the new part is a piece of the value.
+                    in_place = corrected_in_place(text, language)
+                    if in_place is not None:
+                        value = _extract_not_own(request, name, slot, in_place, expected, frame)
             if value is not INVALID:
                 entities[name] = value
         entities.update(_ranges(request, content, frame))
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
-        if corrects and intent == "deny":
+        # A weak resemblance to an example is no intent when the utterance corrects a value:
+        # "신용카드 말고 체크카드로" shares its card words with "체크카드랑 신용카드 차이가 뭐예요".
+        if corrects and (intent == "deny" or confidence < KEYWORD_SCORE):
             intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,
