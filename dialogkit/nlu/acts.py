@@ -155,6 +155,25 @@ def correction(text: str, language: str = "") -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def says_nothing(text: str, language: str = "") -> bool:
+    """Whether the whole answer gives nothing ("nope, nothing else", "특별히 없어요",
+    "ありません"): a no to an optional question, not its text."""
+    nothing = pattern(language, "nothing_answers", lambda p: p.nothing_answers)
+    normal = normalize(text)
+    opener = _consume(normal, opener_words(language))
+    # An opener may also begin the answer itself ("あ" in "ありません"): try both readings.
+    for said in (normal, opener[1]) if opener is not None and opener[1] else (normal,):
+        act = leading_act(said)
+        if act is not None and act.act == "deny":
+            if act.whole:
+                return True
+            said = act.rest
+        if nothing.fullmatch(said.strip()) is not None:
+            return True
+    return False
+
+
 @lru_cache(maxsize=8192)
 def is_negated(text: str, language: str = "") -> bool:
     """Whether the utterance negates something ("안 만들래요", "didn't", "飲んでない")."""

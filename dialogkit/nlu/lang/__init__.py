@@ -147,6 +147,9 @@ class LanguagePack:
     the text with numbers written as digits: a date is read around them."""
     one_before: tuple[str, ...] = ()
     """Patterns ending right before a noun that count one of it ("a kid", "an adult")."""
+    nothing_answers: tuple[str, ...] = ()
+    """Whole answers that give nothing ("nothing else", "특별히 없어요", "特にないです"), after
+    an opening no: a no to an optional question, never its text (matched whole)."""
     zero_answers: tuple[str, ...] = ()
     """Whole answers that mean zero of what was asked ("none", "없어요", "いません")."""
     counted: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -242,6 +245,17 @@ def paraphrases(phrase: str) -> tuple[str, ...]:
     written, in lower case); none when it is in no group."""
     group = _paraphrase_groups().get(phrase.strip().lower(), ())
     return tuple(other for other in group if other != phrase.strip().lower())
+
+
+def paraphrases_within(text: str) -> tuple[str, ...]:
+    """The phrases of every group one of whose phrases ``text`` contains ("그냥 안 할래요"
+    holds "안 할래요"): an example that says one says what its whole group says."""
+    lowered = text.strip().lower()
+    found: dict[str, None] = {}
+    for phrase, group in _paraphrase_groups().items():
+        if phrase in lowered:
+            found.update(dict.fromkeys(group))
+    return tuple(found)
 
 
 def labels(language: str, kind: str) -> tuple[str, ...]:

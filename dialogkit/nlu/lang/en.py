@@ -437,6 +437,13 @@ PACK: Final = LanguagePack(
         r"\bplus\b",
         r"\bwith\b",
     ),
+    nothing_answers=(
+        r"(?:nothing|none|nope|nah|no)(?: (?:else|more|at all|really|special|in particular|"
+        r"to add|for now|thanks|thank you))*",
+        r"no (?:notes?|comments?|requests?|thanks|thank you)",
+        r"not really",
+        r"that s (?:all|it)",
+    ),
     zero_answers=(r"\bnone\b", r"\bnobody\b", r"\bno\s+one\b", r"\bzero\b", r"\bnot\s+any\b"),
     counted={
         "adult": ("adult", "adults", "grown-up", "grown-ups", "grownups", "grown ups", "grownup"),
