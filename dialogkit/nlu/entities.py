@@ -57,7 +57,7 @@ class _Invalid:
 INVALID: Final = _Invalid()
 """Returned when a value does not fit its slot (or nothing fitting was found)."""
 
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().,-]{7,17}\d)(?!\d)")
 _PHONE_JOINER = re.compile(r"(?<=\d)\s*(?:에|의|다시|dash|の)\s*(?=\d)")
 """What people say between the groups of a phone number ("공일공에 일이삼사에 ...")."""
@@ -365,17 +365,57 @@ def _joined_name(value: str) -> str:
     return value.replace(" ", "") if _SPACED_HANGUL_NAME.fullmatch(value) else value
 
 
+_CLAUSE_BREAK: Final = re.compile(r"\s*[,;、。，]\s*")
+
+
+@lru_cache(maxsize=1)
+def _lead_in() -> re.Pattern[str]:
+    """Hesitations, greetings and a plain yes that may open an answer ("um, ...", "네
+    안녕하세요 ...", "えーと、..."), each followed by a pause: never part of the value
+    (compiled once from every pack)."""
+    said = (
+        *words("", lambda p: p.openers),
+        *words("", lambda p: p.lead_words.get("affirm", ())),
+        *words("", lambda p: p.intents.get("greet", ((), ()))[0]),
+        *words("", lambda p: p.intents.get("greet", ((), ()))[1]),
+    )
+    alternatives = "|".join(re.escape(w) for w in sorted(set(said), key=len, reverse=True))
+    return re.compile(rf"^(?:(?:{alternatives})(?:\s*[,.…!~、。]+\s*|\s+))+", re.IGNORECASE)
+
+
+def without_lead_in(text: str) -> str:
+    """``text`` without the hesitations and greetings it opens with (all of it when nothing
+    else is said)."""
+    rest = _lead_in().sub("", text)
+    return rest if rest.strip() else text
+
+
+def _framed_name(text: str) -> str | None:
+    """The name a person's-name frame finds in the whole of ``text``, unless that is a
+    clause ("for my dad" in "this is for my dad")."""
+    clause = pattern("", "clause_marks", lambda p: p.clause_marks, re.IGNORECASE)
+    for frame in _name_frames():
+        found = frame.fullmatch(text)
+        if found is not None:
+            value = _joined_name(found.group("value").strip())
+            return None if clause.search(value) else value
+    return None
+
+
 def extract_text(slot: Slot, text: str, name: str = "") -> Any:
-    """The answer itself, or the ``pattern`` match; a person's name is read out of the
-    sentence around it ("제 이름은 김민수입니다" -> "김민수")."""
+    """The answer itself without its opening hesitation, or the ``pattern`` match; a
+    person's name is read out of the sentence around it ("제 이름은 김민수입니다" -> "김민수"),
+    or out of the first clause that frames one when the sentence gives other values too
+    ("Maria Lopez, 555-201-3344, I need metformin" -> "Maria Lopez")."""
     if slot.pattern:
         return extract_pattern(slot, text)
-    cleaned = _TRAILING.sub("", text.strip())
+    cleaned = _TRAILING.sub("", without_lead_in(text.strip()))
     if cleaned and slot_kind(name, slot) == "person_name":
-        for frame in _name_frames():
-            found = frame.fullmatch(cleaned)
+        clauses = _CLAUSE_BREAK.split(cleaned)
+        for said in (cleaned, *clauses) if len(clauses) > 1 else (cleaned,):
+            found = _framed_name(said)
             if found is not None:
-                return _joined_name(found.group("value").strip()) or INVALID
+                return found or INVALID
     return cleaned or INVALID
 
 

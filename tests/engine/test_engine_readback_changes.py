@@ -18,7 +18,10 @@ SLOTS: dict[str, Any] = {
 
 
 def when_intent(intent: str, target: str) -> dict[str, Any]:
-    return {"condition": {"field": "nlu.intent", "operator": "equals", "value": intent}, "target": target}
+    return {
+        "condition": {"field": "nlu.intent", "operator": "equals", "value": intent},
+        "target": target,
+    }
 
 
 def readback(language: str) -> dict[str, Any]:

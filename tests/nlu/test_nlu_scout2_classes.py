@@ -1,6 +1,7 @@
 """Natural answers found by a second scout on unseen scenarios, by class and language: a
 "no, nothing" to an optional question, a cancel said in other words, a leave-taking that
-also says the scenario's own intent."""
+also says the scenario's own intent, a name after a hesitation or a greeting, several values
+in one first answer, a clause that is no name."""
 
 from __future__ import annotations
 
@@ -11,14 +12,19 @@ import pytest
 from dialogkit import Scenario
 from dialogkit.nlu.acts import says_nothing
 from dialogkit.nlu.base import NLURequest
+from dialogkit.nlu.discipline import admit, is_clause
 from dialogkit.nlu.result import NLUResult
 from dialogkit.nlu.rules import RuleNLU
+from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 
 CANCEL = {
     "en": {"examples": ["cancel the request", "never mind, cancel it"], "keywords": ["cancel"]},
     "ko": {"examples": ["취소할게요", "그냥 안 할래요"], "keywords": ["취소"]},
-    "ja": {"examples": ["キャンセルします", "やっぱりやめます"], "keywords": ["キャンセル", "やめます"]},
+    "ja": {
+        "examples": ["キャンセルします", "やっぱりやめます"],
+        "keywords": ["キャンセル", "やめます"],
+    },
 }
 
 
@@ -85,9 +91,7 @@ def understand(language: str, text: str) -> NLUResult:
         ("ja", "えっと、特にないです"),
     ],
 )
-def test_no_nothing_to_an_optional_question_is_a_no_not_its_text(
-    language: str, text: str
-) -> None:
+def test_no_nothing_to_an_optional_question_is_a_no_not_its_text(language: str, text: str) -> None:
     assert says_nothing(text, language)
     result = understand(language, text)
     assert result.intent == "deny"
@@ -123,3 +127,95 @@ def test_a_cancel_in_other_words_is_the_scenarios_cancel(language: str, text: st
 
 def test_a_plain_leave_taking_stays_a_goodbye() -> None:
     assert understand("ko", "다음에 할게요").intent == "goodbye"
+
+
+NAMES = {
+    "patient": {"type": "text", "kind": "person_name"},
+    "phone": {"type": "phone"},
+    "email": {"type": "email"},
+    "drug": {"type": "enum", "values": ["metformin", "lisinopril"]},
+}
+
+
+def welcome(language: str, text: str) -> NLUResult:
+    nodes: list[dict[str, Any]] = [
+        {
+            "id": "welcome",
+            "description": "Ask the name.",
+            "collect_slots": ["patient"],
+            "accept_slots": ["phone", "email", "drug"],
+            "default_next": "end",
+        },
+        {"id": "end", "description": "End.", "terminal": True},
+    ]
+    scenario = Scenario.from_dict(make_graph(nodes, language=language, slots=NAMES))
+    node = scenario.node("welcome")
+    return RuleNLU().analyse(
+        NLURequest(
+            scenario=scenario,
+            node=node,
+            text=text,
+            intents=scenario.index.intents,
+            slots=scenario.index.node(node.id).slots,
+            expected_slot="patient",
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "name"),
+    [
+        ("en", "um, Maria Lopez", "Maria Lopez"),
+        ("en", "hi, I'm Maria Lopez", "Maria Lopez"),
+        ("ko", "음... 김지훈이요", "김지훈"),
+        ("ko", "네 안녕하세요 저는 정하늘이라고 합니다", "정하늘"),
+        ("ja", "えーと、田中健です", "田中健"),
+    ],
+)
+def test_a_name_loses_its_opening_hesitation_or_greeting(
+    language: str, text: str, name: str
+) -> None:
+    assert welcome(language, text).entities["patient"] == name
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "values"),
+    [
+        (
+            "en",
+            "Maria Lopez, 555-201-3344, I need metformin",
+            {"patient": "Maria Lopez", "phone": "5552013344", "drug": "metformin"},
+        ),
+        (
+            "ko",
+            "김지훈이고 번호는 010-2345-6789예요",
+            {"patient": "김지훈", "phone": "010-2345-6789"},
+        ),
+        (
+            "ja",
+            "田中健です。メールはtanaka@example.comです",
+            {"patient": "田中健", "email": "tanaka@example.com"},
+        ),
+    ],
+)
+def test_every_value_of_a_first_answer_is_read(
+    language: str, text: str, values: dict[str, Any]
+) -> None:
+    assert welcome(language, text).entities == values
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [("en", "I watched TV for long"), ("ko", "화분에 물을 줬어요"), ("ja", "テレビを見ました")],
+)
+def test_a_clause_is_never_a_persons_name(language: str, text: str) -> None:
+    assert is_clause(text, language)
+    slot = Slot.model_validate(NAMES["patient"])
+    assert admit("patient", slot, text, question=False, asked=True, language=language) is None
+
+
+@pytest.mark.parametrize(
+    ("language", "name"), [("en", "Will Smith"), ("ko", "김하을"), ("ja", "田中健")]
+)
+def test_a_name_is_not_a_clause(language: str, name: str) -> None:
+    assert not is_clause(name, language)

@@ -160,6 +160,10 @@ class LanguagePack:
     """Patterns around a person's name said in a sentence, the name in group ``value``
     ("제 이름은 김민수입니다", "山田と申します", "my name is Ann"): run on the raw text,
     case-insensitive, for a ``person_name`` slot without a pattern of its own."""
+    clause_marks: tuple[str, ...] = ()
+    """Patterns of a clause rather than a name (a pronoun, an object particle before a verb,
+    a past-tense ending): "I watched TV for long", "화분에 물을 줬어요" name nobody (run on
+    the value, case-insensitive)."""
     paraphrases: tuple[tuple[str, ...], ...] = ()
     """Groups of phrases that say the same thing ("forget it", "forget the whole thing"; "안
     할게요", "관둘래요"): an intent keyed by one of them is keyed by all of its group."""

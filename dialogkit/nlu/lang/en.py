@@ -327,7 +327,7 @@ PACK: Final = LanguagePack(
         "lunch": "midday",
         "lunchtime": "midday",
     },
-    openers=("well", "oh", "um", "uh", "hmm", "so"),
+    openers=("well", "oh", "um", "umm", "uh", "uhh", "er", "erm", "hmm", "so"),
     positive_words=("yes", "yeah", "yep", "yup", "true"),
     negation=(
         r"\b(?:no|not|never|nope|nah|didn t|haven t|hasn t|don t|doesn t|wasn t|weren t|"
@@ -465,6 +465,10 @@ PACK: Final = LanguagePack(
         r"(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
         r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
+    ),
+    clause_marks=(
+        r"\b(?:i|we|you|he|she|they|it|was|were|did|does|have|has|had|to|for|the|my|your|"
+        r"our|their|this|that|with|about|want|need|because)\b",
     ),
     paraphrases=(
         (
