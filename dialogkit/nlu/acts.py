@@ -174,6 +174,14 @@ def says_nothing(text: str, language: str = "") -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
+def is_small_talk(text: str, language: str = "") -> bool:
+    """Whether the utterance chats ("nice weather today", "오늘 날씨 진짜 좋네요",
+    "今日はいい天気ですね") rather than answers: its day word names no date."""
+    chat = pattern(language, "small_talk", lambda p: p.small_talk)
+    return chat.search(normalize(text)) is not None
+
+
 @lru_cache(maxsize=8192)
 def is_negated(text: str, language: str = "") -> bool:
     """Whether the utterance negates something ("안 만들래요", "didn't", "飲んでない")."""

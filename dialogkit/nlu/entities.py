@@ -296,8 +296,17 @@ def extract_time(slot: Slot, text: str, *, expected: bool = True) -> Any:
     return readings[0] if readings else INVALID
 
 
+_DATE_OR_CLOCK: Final = re.compile(
+    r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}"
+    r"|\d{1,2}:\d{2}(?::\d{2})?)(?!\d)"
+)
+"""Digits a date or a clock time consumes ("2026-11-30, 12:45"): never part of a phone."""
+
+
 def extract_phone(text: str) -> Any:
-    """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔")."""
+    """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔"); digits
+    that write a date or a time are no phone."""
+    text = _DATE_OR_CLOCK.sub(" ; ", text)
     spoken = (digits_spoken(text), digits_spoken(without_particle_i(text)))
     for source in (text, *(_PHONE_JOINER.sub("-", reading) for reading in spoken)):
         for match in _PHONE.finditer(source):

@@ -82,3 +82,59 @@ def test_the_same_value_again_at_a_readback_is_no_change(engine: Engine) -> None
     reply = session.send("4 pm")
     assert session.info().slots == before
     assert reply.current_node == "confirm"
+
+
+DAY: dict[str, Any] = {
+    "day": {"type": "date", "prompt": "Which day?"},
+    "note": {"type": "text", "prompt": "Any note?"},
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "day", "chat"),
+    [
+        ("en", "November 30", "nice weather today"),
+        ("ko", "11월 30일이요", "오늘 날씨 진짜 좋네요"),
+        ("ja", "11月30日です", "今日はいい天気ですね"),
+    ],
+)
+def test_small_talk_with_a_day_word_leaves_a_filled_date(
+    engine: Engine, language: str, day: str, chat: str
+) -> None:
+    nodes = [
+        {
+            "id": "ask_day",
+            "description": "Day.",
+            "collect_slots": ["day"],
+            "default_next": "ask_note",
+        },
+        {
+            "id": "ask_note",
+            "description": "Note.",
+            "collect_slots": ["note"],
+            "accept_slots": ["day"],
+            "default_next": "end",
+        },
+        {"id": "end", "description": "End.", "terminal": True},
+    ]
+    graph = make_graph(nodes, slots=DAY, language=language)
+    session = engine.start(graph, bot_first=True, user={"date_time": "2026-11-25T10:00:00"})
+    session.send(day)
+    assert session.info().slots["day"] == "2026-11-30"
+    session.send(chat)
+    assert session.info().slots["day"] == "2026-11-30"
+
+
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        ("2026-11-30, 12:45", None),
+        ("555-201-3344", "5552013344"),
+        ("010 2345 6789", "010-2345-6789"),
+    ],
+)
+def test_digits_of_a_date_or_a_time_are_no_phone(text: str, phone: str | None) -> None:
+    from dialogkit.nlu.entities import INVALID, extract_phone
+
+    found = extract_phone(text)
+    assert (None if found is INVALID else found) == phone

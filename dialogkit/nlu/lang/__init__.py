@@ -160,6 +160,9 @@ class LanguagePack:
     """Patterns around a person's name said in a sentence, the name in group ``value``
     ("제 이름은 김민수입니다", "山田と申します", "my name is Ann"): run on the raw text,
     case-insensitive, for a ``person_name`` slot without a pattern of its own."""
+    small_talk: tuple[str, ...] = ()
+    """Patterns of a remark that chats rather than answers ("nice weather today", "오늘 날씨
+    좋네요", "今日はいい天気ですね"): its day word names no date (normalised text)."""
     clause_marks: tuple[str, ...] = ()
     """Patterns of a clause rather than a name (a pronoun, an object particle before a verb,
     a past-tense ending): "I watched TV for long", "화분에 물을 줬어요" name nobody (run on

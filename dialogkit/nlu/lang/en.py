@@ -466,6 +466,10 @@ PACK: Final = LanguagePack(
         r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
     ),
+    small_talk=(
+        r"\b(?:weather|sunny|rainy|raining|snowing|cloudy|windy|chilly|freezing|so hot|so cold|"
+        r"lovely day|nice day|beautiful day|long day|busy day|how are you|how s it going)\b",
+    ),
     clause_marks=(
         r"\b(?:i|we|you|he|she|they|it|was|were|did|does|have|has|had|to|for|the|my|your|"
         r"our|their|this|that|with|about|want|need|because)\b",
