@@ -138,3 +138,41 @@ def test_digits_of_a_date_or_a_time_are_no_phone(text: str, phone: str | None) -
 
     found = extract_phone(text)
     assert (None if found is INVALID else found) == phone
+
+
+@pytest.mark.parametrize(
+    ("language", "asks", "prompt", "answer"),
+    [
+        ("en", "How many packs of metformin?", "How many packs?", "Maria"),
+        ("ko", "몇 시에 작업을 시작할까요?", "몇 시에 시작할까요?", "김지훈이요"),
+        ("ja", "到着は何時ごろになりますか？", "到着は何時ですか？", "田中です"),
+    ],
+)
+def test_a_node_that_already_asks_is_not_followed_by_the_slot_prompt(
+    engine: Engine, language: str, asks: str, prompt: str, answer: str
+) -> None:
+    slots = {
+        "name": {"type": "text", "kind": "person_name", "prompt": "?"},
+        "count": {"type": "integer", "prompt": prompt},
+        "extra": {"type": "integer", "prompt": prompt + "!"},
+    }
+    nodes = [
+        {
+            "id": "ask_name",
+            "description": "Name.",
+            "collect_slots": ["name"],
+            "default_next": "ask",
+        },
+        {
+            "id": "ask",
+            "description": "Count.",
+            "responses": {"default": asks},
+            "collect_slots": ["count", "extra"],
+            "default_next": "end",
+        },
+        {"id": "end", "description": "End.", "terminal": True},
+    ]
+    session = engine.start(make_graph(nodes, slots=slots, language=language), bot_first=True)
+    assert session.send(answer).response == asks
+    # Once the first slot has a value, the reply asks for the next one.
+    assert session.send("2").response.endswith(prompt + "!")
