@@ -16,9 +16,9 @@ from dialogkit.engine.state import RECENT_HISTORY
 from dialogkit.engine.turn.data import Moment
 from dialogkit.engine.turn.slots import expected_slot
 from dialogkit.nlg import phrases
-from dialogkit.nlu.acts import is_question
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGRequest
 from dialogkit.nlg.dedupe import said_before
+from dialogkit.nlu.acts import is_question
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.templates import render, variants
 from dialogkit.skills.base import SkillOutcome
