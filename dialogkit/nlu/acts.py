@@ -129,6 +129,8 @@ def offers_values(text: str, language: str = "") -> bool:
     normal = normalize(text)
     if pattern(language, "question_word", lambda p: p.question_word).search(normal):
         return False
+    if pattern(language, "general_asks", lambda p: p.general_asks).search(normal):
+        return False  # "토요일에도 되나요?" asks about Saturdays, it books none
     return bool(pattern(language, "offers", lambda p: p.offers).search(normal))
 
 

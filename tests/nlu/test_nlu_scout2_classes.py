@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from dialogkit import Scenario
-from dialogkit.nlu.acts import says_nothing
+from dialogkit.nlu.acts import is_question, offers_values, says_nothing
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.discipline import admit, is_clause
+from dialogkit.nlu.entities import extract_date
+from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.result import NLUResult
 from dialogkit.nlu.rules import RuleNLU
 from dialogkit.scenario.model import Slot
@@ -219,3 +221,40 @@ def test_a_clause_is_never_a_persons_name(language: str, text: str) -> None:
 )
 def test_a_name_is_not_a_clause(language: str, name: str) -> None:
     assert not is_clause(name, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "do you deliver on Saturdays? is that ok"),
+        ("ko", "토요일에도 이사 되나요?"),
+        ("ja", "土曜日も大丈夫ですか"),
+    ],
+)
+def test_a_question_about_a_kind_of_day_offers_no_value(language: str, text: str) -> None:
+    assert is_question(text, language)
+    assert not offers_values(text, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "can I pick them up tomorrow at 10?"),
+        ("ko", "내일 2시 가능해요?"),
+        ("ja", "明日9時は空いてますか"),
+    ],
+)
+def test_a_question_about_one_day_still_offers_it(language: str, text: str) -> None:
+    assert offers_values(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("November 20", "2026-11-20"), ("11월 20일", "2026-11-20"), ("January 5", "2027-01-05")],
+)
+def test_a_date_without_a_year_that_just_passed_is_not_a_year_ahead(
+    text: str, expected: str
+) -> None:
+    slot = Slot.model_validate({"type": "date"})
+    frame = Frame.of({"date_time": "2026-11-25T10:00:00"})
+    assert extract_date(slot, text, frame) == expected

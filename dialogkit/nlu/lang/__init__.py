@@ -92,6 +92,9 @@ class LanguagePack:
     """A question that offers a value for the bot to take ("is 10 ok?", "내일 2시 가능해요?",
     "明日9時は空いてますか"): its typed values are meant, though it still asks for no action
     and fills no text (run on normalised text)."""
+    general_asks: tuple[str, ...] = ()
+    """A question about what is possible in general ("토요일에도 되나요?", "do you deliver on
+    Saturdays?", "土曜日も大丈夫ですか"): it offers no value (run on normalised text)."""
     correction: tuple[str, ...] = ()
     """Words that announce a correction ("make that", "제 말은", "訂正します"); run on the raw
     text, case-insensitive."""

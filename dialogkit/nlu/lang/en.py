@@ -356,6 +356,12 @@ PACK: Final = LanguagePack(
         r"\b(?:available|free|possible|doable|ok|okay|work|works|fine)\s*$",
         r"(?:\d\s*ish|\bor\s+so|\bmaybe)\s*$",
     ),
+    general_asks=(
+        r"\b(?:on|at|during)\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|"
+        r"sundays|weekends|holidays|the\s+weekend)\b",
+        r"\b(?:every|any)\s+(?:day|weekend|monday|tuesday|wednesday|thursday|friday|saturday|"
+        r"sunday)\b",
+    ),
     correction=(
         r"\bi\s+meant?\b",
         r"\bmake\s+(?:that|it)\b",
