@@ -18,7 +18,7 @@ from dialogkit.nlu.acts import polarity
 from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import Target, closest, targets
-from dialogkit.nlu.kinds import DURATION_UNITS, slot_kind
+from dialogkit.nlu.kinds import DURATION_UNITS, MONEY_UNITS, slot_kind
 from dialogkit.nlu.lang import pattern, words
 from dialogkit.nlu.numbers import (
     Quantity,
@@ -92,11 +92,13 @@ _UNITS: Final[dict[str, tuple[str, float]]] = {
     "people": ("people", 1.0),
     "items": ("items", 1.0),
     "age": ("age", 1.0),
+    **dict.fromkeys(MONEY_UNITS, ("money", 1.0)),
 }
-"""Slot units: the kind of quantity and the factor to that kind's base unit."""
+"""Slot units: the kind of quantity and the factor to that kind's base unit (an amount of
+money is kept as said: the engine converts no currency)."""
 
 _CALENDAR: Final = frozenset(
-    {"clock", "minute", "second", "duration", "year", "month", "day", "week", "night"}
+    {"clock", "minute", "second", "duration", "year", "month", "months", "day", "week", "night"}
 )
 """Counters of times and dates: "7시" is never a party size."""
 
@@ -105,6 +107,7 @@ _SPANS: Final[dict[str, tuple[str, float]]] = {
     "night": ("days", 1.0),
     "day": ("days", 1.0),
     "week": ("days", 7.0),
+    "months": ("days", 30.0),
     "duration": ("seconds", 1.0),
     "minute": ("seconds", 60.0),
     "second": ("seconds", 1.0),

@@ -13,7 +13,7 @@ from dialogkit import Scenario
 from dialogkit.nlu.acts import is_question, offers_values, says_nothing
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.discipline import admit, is_clause
-from dialogkit.nlu.entities import extract_date
+from dialogkit.nlu.entities import INVALID, extract, extract_date, known_unit
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.result import NLUResult
 from dialogkit.nlu.rules import RuleNLU
@@ -258,3 +258,23 @@ def test_a_date_without_a_year_that_just_passed_is_not_a_year_ahead(
     slot = Slot.model_validate({"type": "date"})
     frame = Frame.of({"date_time": "2026-11-25T10:00:00"})
     assert extract_date(slot, text, frame) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("a month's worth", 30), ("2 months", 60), ("한 달", 30), ("3개월", 90), ("1ヶ月", 30)],
+)
+def test_a_month_is_a_span_of_thirty_days(text: str, days: int) -> None:
+    slot = Slot.model_validate({"type": "integer", "kind": "duration", "unit": "days"})
+    assert extract(slot, text, expected=True) == days
+
+
+def test_a_calendar_month_is_no_span() -> None:
+    slot = Slot.model_validate({"type": "integer", "kind": "duration", "unit": "nights"})
+    assert extract(slot, "12월", expected=True) is INVALID
+    assert extract(slot, "12月", expected=True) is INVALID
+
+
+@pytest.mark.parametrize("unit", ["won", "yen", "usd"])
+def test_the_documented_money_units_are_known(unit: str) -> None:
+    assert known_unit(unit)

@@ -248,7 +248,7 @@ PACK: Final = LanguagePack(
         "people": r"people|persons?|guests?|pax|adults?|of\s+us\b",
         "portion": r"portions?|servings?",
         "age": r"years?\s+old|yrs?\s+old",
-        "month": r"months?",
+        "months": r"months?",
         "day": r"days?",
         "week": r"weeks?",
         "items": r"items?|pieces?|pcs",
