@@ -45,6 +45,7 @@ from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
 from dialogkit.nlu.numbers import Quantity, words_as_digits
 from dialogkit.nlu.ranges import nights, read_range
 from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu.topics import TOPIC_SCORE, asked_topic, distinctive_topics
 from dialogkit.nlu.words import meant_part
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
@@ -293,6 +294,8 @@ class RuleIndex:
         for name, matcher in self.matchers.items():
             for example in matcher.examples[: len(self.intents[name].examples)]:
                 self.exact.setdefault(example.text, name)
+        self.topics = distinctive_topics(self.intents)
+        """Question intent -> the words only its examples use (``dialogkit.nlu.topics``)."""
         self._candidates: dict[str, tuple[str, ...]] = {}
         self._rememberable: dict[str, bool] = {}
         self.best: dict[tuple[str, str], tuple[str | None, float]] = {}
@@ -479,6 +482,11 @@ class RuleNLU:
         # 할게요, 신청 안 할래요") is that intent: the scenario declared what it means here.
         if intent in LEAVE_TAKING and declared[1] >= KEYWORD_SCORE:
             intent, confidence = declared
+        if confidence <= INTENT_THRESHOLD and asking and request.intents is index.intents:
+            # A question said in other words still names the thing it asks about.
+            topic = asked_topic(utterance.text, index.topics, index.candidates(request.node.id))
+            if topic is not None:
+                intent, confidence = topic, TOPIC_SCORE
         if own:
             index.remember(key, (intent, confidence))
         return intent, confidence

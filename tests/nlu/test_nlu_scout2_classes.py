@@ -278,3 +278,78 @@ def test_a_calendar_month_is_no_span() -> None:
 @pytest.mark.parametrize("unit", ["won", "yen", "usd"])
 def test_the_documented_money_units_are_known(unit: str) -> None:
     assert known_unit(unit)
+
+
+FAQ_INTENTS = {
+    "ko": {
+        "ask_price": ["비용은 대략 얼마예요?", "가격이 어떻게 돼요?"],
+        "ask_insurance": ["물건 깨지면 보상되나요?", "파손 보험 되나요?"],
+    },
+    "en": {
+        "ask_hours": ["what are your opening hours?", "are you open on Sunday?"],
+        "ask_insurance": ["do you take my insurance?", "is this covered by insurance?"],
+    },
+    "ja": {
+        "ask_fee": ["変更手数料はかかりますか？", "キャンセル料はいくらですか？"],
+        "ask_checkin": ["チェックインは何時からですか？"],
+    },
+}
+
+
+def faq(language: str, text: str) -> NLUResult:
+    nodes: list[dict[str, Any]] = [
+        {"id": "ask", "description": "Ask.", "collect_slots": ["note"], "default_next": "end"},
+        {"id": "end", "description": "End.", "terminal": True},
+    ]
+    intents = {name: {"examples": examples} for name, examples in FAQ_INTENTS[language].items()}
+    document = make_graph(
+        nodes,
+        language=language,
+        slots={"note": {"type": "text", "prompt": "?"}},
+        intents=intents,
+        global_transitions=[
+            {
+                "condition": {"field": "nlu.intent", "operator": "equals", "value": name},
+                "target": "end",
+            }
+            for name in intents
+        ],
+    )
+    scenario = Scenario.from_dict(document)
+    node = scenario.node("ask")
+    return RuleNLU().analyse(
+        NLURequest(
+            scenario=scenario,
+            node=node,
+            text=text,
+            intents=scenario.index.intents,
+            slots=scenario.index.node(node.id).slots,
+            expected_slot="note",
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "intent"),
+    [
+        ("ko", "혹시 냉장고 긁히면 보상해 주시나요?", "ask_insurance"),
+        ("en", "will my insurance pay for any of it?", "ask_insurance"),
+        ("ja", "チェックインって早めにできますか？", "ask_checkin"),
+    ],
+)
+def test_a_question_in_other_words_names_what_it_asks_about(
+    language: str, text: str, intent: str
+) -> None:
+    assert faq(language, text).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("ko", "토요일에도 이사 되나요?"),
+        ("ja", "何時に着けばいいですか？"),
+        ("en", "what about tomorrow?"),
+    ],
+)
+def test_a_question_about_something_else_names_no_topic(language: str, text: str) -> None:
+    assert faq(language, text).intent is None
