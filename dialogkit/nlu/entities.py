@@ -19,7 +19,7 @@ from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import Target, closest, targets
 from dialogkit.nlu.kinds import DURATION_UNITS, MONEY_UNITS, slot_kind
-from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.lang import paraphrases, pattern, words
 from dialogkit.nlu.numbers import (
     Quantity,
     digits_spoken,
@@ -258,6 +258,15 @@ def _enum_plan(slot: Slot) -> _EnumPlan:
     for value in slot.values:
         candidates.append((value.lower(), value))
         candidates.extend((synonym.lower(), value) for synonym in slot.synonyms.get(value, []))
+    declared = {needle for needle, _ in candidates}
+    # A value said in other words ("bring it to my house" for "delivery"): the paraphrase
+    # groups of the packs, unless a phrase is already another value's.
+    candidates.extend(
+        (other, value)
+        for needle, value in list(candidates)
+        for other in paraphrases(needle)
+        if other not in declared
+    )
     needles = tuple(sorted(candidates, key=lambda item: len(item[0]), reverse=True))
     alternatives = [_word_pattern(needle) for needle, _ in needles if needle]
     any_needle = re.compile("|".join(alternatives)) if alternatives else None

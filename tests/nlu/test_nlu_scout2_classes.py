@@ -353,3 +353,23 @@ def test_a_question_in_other_words_names_what_it_asks_about(
 )
 def test_a_question_about_something_else_names_no_topic(language: str, text: str) -> None:
     assert faq(language, text).intent is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("can you bring it to my house?", "delivery"),
+        ("I'll come get it", "pickup"),
+        ("집으로 갖다 주세요", "delivery"),
+        ("届けてください", "delivery"),
+    ],
+)
+def test_an_enum_value_said_in_other_words(text: str, value: str) -> None:
+    slot = Slot.model_validate(
+        {
+            "type": "enum",
+            "values": ["pickup", "delivery"],
+            "synonyms": {"delivery": ["배달", "配達"]},
+        }
+    )
+    assert extract(slot, text, expected=True) == value

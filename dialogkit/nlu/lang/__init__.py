@@ -172,7 +172,9 @@ class LanguagePack:
     the value, case-insensitive)."""
     paraphrases: tuple[tuple[str, ...], ...] = ()
     """Groups of phrases that say the same thing ("forget it", "forget the whole thing"; "안
-    할게요", "관둘래요"): an intent keyed by one of them is keyed by all of its group."""
+    할게요", "관둘래요"): an intent keyed by one of them is keyed by all of its group, and an
+    enum value or synonym in a group is also said by the rest of it ("bring it to my house"
+    for "delivery")."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()

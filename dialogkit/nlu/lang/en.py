@@ -482,6 +482,19 @@ PACK: Final = LanguagePack(
     ),
     paraphrases=(
         (
+            "delivery",
+            "deliver",
+            "home delivery",
+            "bring it to me",
+            "bring it to my house",
+            "bring it to my home",
+            "bring it over",
+            "send it to me",
+            "send it to my house",
+            "send it to my home",
+        ),
+        ("pickup", "pick up", "pick it up", "come and get it", "come get it", "collect it"),
+        (
             "forget it",
             "forget the whole thing",
             "forget about it",
