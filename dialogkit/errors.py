@@ -8,7 +8,7 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
     │   ├── ScenarioNotFound     a name that is not registered, or a missing file
     │   └── ScenarioInvalid      a graph with error-severity problems
     ├── SessionNotFound          a session id that is unknown or whose state expired
-    ├── SessionBusy              another worker held the session's lock past the wait
+    ├── SessionBusy              other turns held a session's lock longer than a turn waits
     ├── LockLost                 a turn's session lock expired before it saved (nothing saved)
     ├── IdempotencyKeyReused     a turn's key sent again with a different message
     ├── SkillError               the skill runtime failed (never raised out of a turn)
@@ -81,7 +81,19 @@ class SessionNotFound(DialogkitError):
 
 
 class SessionBusy(DialogkitError):
-    """Another worker held the session's lock for longer than the wait allowed."""
+    """Other turns of the session held its lock for longer than a turn may wait for it.
+
+    Nothing of the turn was applied: the client may send it again after ``retry_after_s``.
+    The service answers it as a 429 with ``Retry-After``.
+    """
+
+    def __init__(self, waited_s: float, retry_after_s: int = 1) -> None:
+        self.waited_s = waited_s
+        self.retry_after_s = retry_after_s
+        super().__init__(
+            f"Session is busy: other turns of this session held it for {waited_s:g} s "
+            f"(DIALOGKIT_LOCK_WAIT_S); nothing was applied, retry after {retry_after_s} s."
+        )
 
 
 class LockLost(DialogkitError):

@@ -95,6 +95,14 @@ class Settings(BaseSettings):
         gt=0,
         description="Longest a turn may take; model and skill calls are cut to fit in it.",
     )
+    lock_wait_s: float = Field(
+        30.0,
+        alias="DIALOGKIT_LOCK_WAIT_S",
+        gt=0,
+        description="Longest a turn waits for its session's lock (behind the session's other "
+        "turns); past it the turn is answered 429 busy with nothing applied. Capped by the "
+        "turn deadline.",
+    )
     max_utterance_chars: int = Field(
         4000,
         alias="DIALOGKIT_MAX_UTTERANCE_CHARS",

@@ -31,6 +31,7 @@ from dialogkit.errors import (
     IdempotencyKeyReused,
     ScenarioError,
     ScenarioInvalid,
+    SessionBusy,
     SessionNotFound,
 )
 from dialogkit.logsafe import escape
@@ -281,6 +282,8 @@ def _api_blueprint(
             reply = await engine.amessage(body.session_id, text, confidence, idempotency_key=key)
         except SessionNotFound:
             raise DetailError(404, SESSION_NOT_FOUND) from None
+        except SessionBusy:
+            raise  # a 429 with Retry-After (errors.py): nothing was applied
         except IdempotencyKeyReused as exc:
             raise key_reused(IDEMPOTENCY_KEY, exc.key) from None
         except Exception:
@@ -325,7 +328,7 @@ def _operations_blueprint(
     bp = Blueprint(name, url_prefix=prefix or None)
 
     async def ready(request: Request) -> HTTPResponse:
-        report = await probe.report()
+        report = workers_module.with_worker_check(await probe.report(), request.app)
         body = report.to_json() if _is_admin(request, settings) else public_form(report)
         return json_answer(body, 200 if report.ready else 503)
 
@@ -337,6 +340,11 @@ _INFO = (RootInfo, "Build version and documentation paths")
 _BAD_SCENARIO = (ErrorDetail, "Unknown scenario, unusable graph, or missing scenario_graph")
 _BAD_BODY = (ValidationErrorBody, "The body is not an object of the documented shape")
 _NO_SESSION = (ErrorDetail, "Session not found (unknown id, or expired state)")
+_BUSY = (
+    ErrorDetail,
+    "Session busy: its other turns held it longer than DIALOGKIT_LOCK_WAIT_S; nothing was "
+    "applied, retry after the Retry-After header's seconds",
+)
 _NO_TOKEN = (ErrorDetail, "Only when DIALOGKIT_ADMIN_TOKEN is set: missing or wrong bearer token")
 
 _OPERATIONS: dict[str, dict[str, Any]] = {
@@ -389,6 +397,7 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
             200: (ChatbotMessageResponse, "The bot reply; error=true on an internal failure"),
             404: _NO_SESSION,
             422: _BAD_BODY,
+            429: _BUSY,
         },
     },
     "session_info": {
@@ -400,6 +409,7 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
             200: (ChatbotSessionInfoResponse, "The session state"),
             401: _NO_TOKEN,
             404: _NO_SESSION,
+            429: _BUSY,
         },
     },
 }
@@ -527,6 +537,7 @@ def serve(
         # Each worker builds its own app (and engine) from the same settings.
         loader = AppLoader(factory=functools.partial(_serving_app, settings))
         app = loader.load()
+        workers_module.supervise(app)
         app.main_process_ready(announce)
         app.prepare(workers=workers, **server)
         Sanic.serve(primary=app, app_loader=loader)
@@ -545,6 +556,12 @@ class _ServerOptions(TypedDict):
 WARM_UP_RESPONSES = 2_000
 """Responses after which the server freezes the collector a second time (see below)."""
 
+WARM_GC_THRESHOLDS = (7_000, 10, 10)
+"""The collector's thresholds once warmed up. A request leaves few cycles behind but
+allocates many short-lived containers, so the default young generation (700) is collected
+every few requests: measured in a loaded server (64 connections, 8 s), 8 young collections
+(31 ms in all) and no older one instead of 117 young, 10 middle and 1 full (130 ms)."""
+
 
 def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
     """The app of a long-lived server process: ``create_app``, plus collector freezes after
@@ -558,7 +575,8 @@ def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
 def _freeze_after_warm_up(app: Sanic[Any, Any], responses: int) -> None:
     """Freeze once more after the first ``responses``: by then the first requests have built
     what lives as long as the process (per-scenario matchers and memories, compiled patterns,
-    pooled connections), which full collections would otherwise scan again and again."""
+    pooled connections), which full collections would otherwise scan again and again. The
+    young generation is then collected less often (``WARM_GC_THRESHOLDS``)."""
     left = responses
 
     def count(request: Request, response: BaseHTTPResponse) -> None:
@@ -567,6 +585,7 @@ def _freeze_after_warm_up(app: Sanic[Any, Any], responses: int) -> None:
         if left == 0:
             gc.collect()
             gc.freeze()
+            gc.set_threshold(*WARM_GC_THRESHOLDS)
             logger.info("warmed up after %d responses: collector frozen", responses)
 
     app.middleware(count, "response")

@@ -1,9 +1,11 @@
 """How the service turns failures into the error bodies of the contract.
 
 The contract has no unified error model: 400 and 404 answer ``{"detail": "..."}``, 422 answers
-the FastAPI-style list of items, and everything else is Sanic's standard JSON error (generic,
-never a traceback). Handlers raise the exceptions below instead of building responses, so a
-helper deep in request parsing can end the request with the right shape.
+the FastAPI-style list of items, a busy session (``SessionBusy``) answers 429 with
+``Retry-After`` and a ``detail`` in the same shape, and everything else is Sanic's standard
+JSON error (generic, never a traceback). Handlers raise the exceptions below instead of
+building responses, so a helper deep in request parsing can end the request with the right
+shape.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sanic.exceptions import SanicException
 from sanic.handlers import ErrorHandler
 from sanic.response import json as json_response
 
+from dialogkit.errors import SessionBusy
 from dialogkit.wire import ErrorDetail, ValidationErrorBody, ValidationErrorItem
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -164,6 +167,14 @@ async def _body_invalid(request: Request, exc: Exception) -> HTTPResponse:
     return json_answer(body, 422)
 
 
+async def _session_busy(request: Request, exc: Exception) -> HTTPResponse:
+    """A turn that could not get its session within the lock wait: 429, nothing applied."""
+    assert isinstance(exc, SessionBusy)
+    response = json_answer(ErrorDetail(detail=str(exc)).to_json(), 429)
+    response.headers["retry-after"] = str(exc.retry_after_s)
+    return response
+
+
 class PublicErrorHandler(ErrorHandler):
     """Sanic's error pages, never in their debug form (which carries the traceback).
 
@@ -184,3 +195,4 @@ def register_error_handlers(app: Sanic[Any, Any]) -> None:
     """Install the contract's error bodies; the rest stays Sanic's generic JSON error."""
     app.exception(DetailError)(_detail_error)
     app.exception(RequestBodyInvalid)(_body_invalid)
+    app.exception(SessionBusy)(_session_busy)

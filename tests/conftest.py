@@ -11,7 +11,18 @@ import pytest
 
 from dialogkit import Engine, Scenario
 from dialogkit.engine.providers import OfflineRouter
+from dialogkit.scenario import patterns
 from tests.helpers import COFFEE, RecordingSkills
+
+
+@pytest.fixture(autouse=True)
+def full_search_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with the process's lookaround search share full: it is process-wide,
+    so a test with slow patterns would otherwise cut the searches of the next one short."""
+    shared = patterns.SharedSearchTime(
+        patterns.PROCESS_SEARCH_SHARE, patterns.PROCESS_SEARCH_BURST_S
+    )
+    monkeypatch.setattr(patterns, "SHARED_SEARCH", shared)
 
 
 @pytest.fixture

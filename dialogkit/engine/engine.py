@@ -27,6 +27,7 @@ from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
 from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound, checked_options
 from dialogkit.logsafe import escape
+from dialogkit.nlu.rules import RuleIndex
 from dialogkit.scenario.cache import ScenarioCache
 from dialogkit.scenario.patterns import search_budget
 from dialogkit.scenario.scenario import Scenario
@@ -101,7 +102,8 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         self.router: Router = router or _default_router(self.settings, self.store)
         self.skills: SkillRunner = skills or _default_skills(self.settings)
         self.portal = Portal()
-        self.scenarios = ScenarioCache()
+        # Posted graphs are indexed for the rule NLU off the event loop, before their first turn.
+        self.scenarios = ScenarioCache(derive=(RuleIndex,))
 
     # ----------------------------------------------------------------- sessions
 
@@ -119,7 +121,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
         hybrid_nlu = keywords.pop("hybrid_nlu", None)
         with checked_options():
             chosen = SessionOptions.of(keywords)
-        loaded = self._scenario(scenario)
+        loaded = await self.scenarios.aresolve(scenario)
         loaded.ensure_valid()
         await self.router.prepare(loaded)
         sent = chosen.user.sent_values()
@@ -411,13 +413,6 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             raise SessionNotFound(session_id)
         return stored
 
-    def _scenario(self, scenario: Scenario | dict[str, Any] | str) -> Scenario:
-        if isinstance(scenario, Scenario):
-            return self.scenarios.put(scenario)
-        if isinstance(scenario, str):
-            return self.scenarios.by_name(scenario)
-        return self.scenarios.by_document(scenario)
-
     async def _scenario_of(self, config: SessionConfig) -> Scenario:
         """The parsed scenario of a session: from this process's cache, else once from the
         store (a scenario created by another worker, or dropped from the cache)."""
@@ -426,7 +421,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
             stored = await self.store.scenario(config.scenario_key)
             if stored is None:
                 raise SessionNotFound(config.session_id)
-            cached = self.scenarios.put(stored)
+            cached = await self.scenarios.aresolve(stored)
         return cached
 
     async def aclose(self) -> None:
@@ -465,6 +460,12 @@ def lock_lifetime_s(settings: Settings) -> float:
     return settings.turn_deadline_s + DEADLINE_GRACE_S
 
 
+def lock_wait_s(settings: Settings) -> float:
+    """How long a turn waits for its session's lock before it answers busy: the setting,
+    never more than the turn deadline (the wait counts towards the deadline)."""
+    return min(settings.lock_wait_s, settings.turn_deadline_s)
+
+
 def _first_of(*values: bool | None) -> bool:
     return next((value for value in values if value is not None), False)
 
@@ -485,12 +486,17 @@ def _default_store(settings: Settings) -> SessionStore:
             config_ttl_s=config_ttl_s,
             limits=limits,
             lock_timeout_s=lock_lifetime_s(settings),
-            lock_wait_s=settings.turn_deadline_s,
+            lock_wait_s=lock_wait_s(settings),
             lock_ttl_s=settings.redis_lock_ttl_s,
             max_connections=settings.redis_max_connections,
             pool_timeout_s=settings.redis_pool_timeout_s,
         )
-    return MemoryStore(state_ttl_s=state_ttl_s, config_ttl_s=config_ttl_s, limits=limits)
+    return MemoryStore(
+        state_ttl_s=state_ttl_s,
+        config_ttl_s=config_ttl_s,
+        limits=limits,
+        lock_wait_s=lock_wait_s(settings),
+    )
 
 
 def _default_router(settings: Settings, store: SessionStore) -> Router:

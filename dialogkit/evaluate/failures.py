@@ -18,6 +18,7 @@ FailureKind = Literal[
     "turn_limit",
     "user_left",
     "wrong_value",
+    "uncorrectable",
     "expectation",
     "skill_rejected",
     "skill_failed",
@@ -33,6 +34,8 @@ KINDS: Final[dict[str, str]] = {
     "turn_limit": "still going when the user's turns ran out",
     "user_left": "the user found no way towards its goal and left",
     "wrong_value": "a slot holds another value than the user wanted",
+    "uncorrectable": "a slot holds another value and the graph never listened for it again "
+    "(the user had no chance to correct it)",
     "expectation": "an assertion of the goal (slots, context, skills called) failed",
     "skill_rejected": "skill rejected the goal (the runtime refused the goal's values)",
     "skill_failed": "a skill call failed (runtime down, timeout, server error)",

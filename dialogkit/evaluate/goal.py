@@ -9,6 +9,7 @@ must have been called. ``Goal.sample`` draws goals from a scenario's slot regist
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -18,11 +19,23 @@ from pydantic import BaseModel, ConfigDict, Field
 from dialogkit.engine.session import Reply
 from dialogkit.evaluate.clock import Clock
 from dialogkit.evaluate.failures import FailureKind
-from dialogkit.evaluate.language import FREE_TEXT, builtin_examples, language_of, supported
+from dialogkit.evaluate.language import (
+    ADDRESSES,
+    FREE_TEXT,
+    PERSON_NAMES,
+    PHONE_FORMATS,
+    REQUESTS,
+    asks_for_request,
+    builtin_examples,
+    language_of,
+    supported,
+)
 from dialogkit.evaluate.outcomes import outcomes_of
+from dialogkit.evaluate.pattern_values import text_matching
 from dialogkit.evaluate.routes import routes_of
-from dialogkit.nlu.entities import INVALID, coerce
+from dialogkit.nlu.entities import INVALID, coerce, is_open
 from dialogkit.nlu.frame import Frame
+from dialogkit.nlu.kinds import slot_kind
 from dialogkit.scenario.conditions import iter_conditions
 from dialogkit.scenario.model import Slot
 from dialogkit.scenario.scenario import Scenario
@@ -30,6 +43,21 @@ from dialogkit.testing.conversations import Expectations, Observation, check
 from dialogkit.wire import ChatbotSessionInfoResponse
 
 DEFAULT_NUMBER_RANGE = (1, 10)
+MONEY_RANGES: dict[str, tuple[int, int, int]] = {
+    "won": (10_000, 1_000_000, 10_000),
+    "krw": (10_000, 1_000_000, 10_000),
+    "yen": (1_000, 100_000, 1_000),
+    "jpy": (1_000, 100_000, 1_000),
+    "usd": (5, 500, 5),
+    "dollars": (5, 500, 5),
+    "eur": (5, 500, 5),
+    "euros": (5, 500, 5),
+}
+"""Amounts a person would name in each currency (low, high, step): a budget is never
+"3 won". A slot's own validation bounds narrow them."""
+DRAWS = 20
+"""Wordings made up for a slot with no examples before it is left out of the goal: a
+pattern or a validation rule may refuse some of them."""
 
 
 class Goal(BaseModel):
@@ -130,7 +158,12 @@ class Goal(BaseModel):
         for name, wanted in self.slots.items():
             got = info.slots.get(name)
             if got not in (None, "") and not same_value(got, wanted):
-                return Verdict.fail("wrong_value", f"slot {name}: {got!r}, wanted {wanted!r}")
+                wrong = f"slot {name}: {got!r}, wanted {wanted!r}"
+                if not trail.correctable(scenario, name):
+                    return Verdict.fail(
+                        "uncorrectable", f"{wrong}; the user never spoke where {name} is heard"
+                    )
+                return Verdict.fail("wrong_value", wrong)
         called = {scenario.node(n).params.skill for n in trail.path if scenario.has_node(n)}
         for skill in self.skills:
             if skill not in called:
@@ -192,6 +225,33 @@ class Trail:
     """Skill calls the runtime refused (a 4xx answer to the goal's values)."""
     failed_skills: list[str] = field(default_factory=list)
     """Other failed skill calls (no runtime, timeouts, server errors)."""
+    heard: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Each user turn: the node the user spoke at and the slots after it."""
+
+    def correctable(self, scenario: Scenario, name: str) -> bool:
+        """Whether, after ``name`` took its last value, the user spoke at a node that hears
+        it while asking nothing open (a free-text or number question would take "no, I
+        meant ..." as its own answer): the chance to take a wrong value back. Without turns
+        (nothing recorded) it is assumed, so the failure stays a plain ``wrong_value``."""
+        if not self.heard:
+            return True
+        final, settled = self.heard[-1][1].get(name), 0
+        for index, (_, slots) in enumerate(self.heard):
+            before = self.heard[index - 1][1].get(name) if index else None
+            if slots.get(name) == final and before != final:
+                settled = index + 1
+        for index in range(settled, len(self.heard)):
+            node_id, before = self.heard[index][0], self.heard[index - 1][1] if index else {}
+            if not scenario.has_node(node_id):
+                continue
+            node = scenario.node(node_id)
+            if name not in {*node.collect_slots, *node.accept_slots}:
+                continue
+            asked = next((n for n in node.collect_slots if before.get(n) in (None, "")), None)
+            slot = scenario.slot(asked) if asked is not None else None
+            if slot is None or not is_open(slot):
+                return True
+        return False
 
 
 @dataclass(frozen=True)
@@ -316,8 +376,11 @@ def draw_value(
         found = _first_valid(slot, rng.sample(slot.examples, len(slot.examples)), frame, name)
         if found is not None:
             return found
-    text = _generated(slot, language, rng, frame, name)
-    return None if text is None else _first_valid(slot, [text], frame, name)
+    drawn = [_generated(slot, language, rng, frame, name) for _ in range(DRAWS)]
+    if slot.pattern and slot.type == "text":
+        # A name slot whose pattern refuses every name in the bank: what the pattern says.
+        drawn += [text_matching(slot.pattern, rng) for _ in range(DRAWS)]
+    return _first_valid(slot, [text for text in drawn if text is not None], frame, name)
 
 
 def _first_valid(
@@ -333,22 +396,57 @@ def _first_valid(
 def _generated(
     slot: Slot, language: str, rng: random.Random, frame: Frame, name: str
 ) -> str | None:
-    """A wording made up from the slot's type and validation (no examples fit)."""
-    rules = slot.validation
-    if slot.type in {"integer", "number"}:
+    """A wording made up from the slot's kind, type, pattern and validation (no examples
+    fit); the caller checks it against the slot and draws again when it does not fit."""
+    rules, kind, speech = slot.validation, slot_kind(name, slot), supported(language)
+    # The kind comes first: a text slot declared a phone or a date gets one, never a remark.
+    if kind == "money":
+        return str(_amount(slot, rng))
+    if slot.type in {"integer", "number"} or kind in {"count", "duration", "measure"}:
         low = rules.min if rules.min is not None else DEFAULT_NUMBER_RANGE[0]
         high = rules.max if rules.max is not None else max(low, DEFAULT_NUMBER_RANGE[1])
         return str(rng.randint(int(low), int(max(low, high))))
-    if slot.type == "date":
-        past = rules.period == "past" or "birth" in name
+    if slot.type == "date" or kind in {"date", "birth_date"}:
+        past = rules.period == "past" or kind == "birth_date"
         days = -rng.randrange(20 * 365, 70 * 365) if past else rng.randrange(1, 60)
         return (frame.today + timedelta(days=days)).isoformat()
-    if slot.type == "time":
-        return f"{rng.randrange(9, 18):02d}:{rng.choice((0, 15, 30, 45)):02d}"
-    if slot.type == "phone":
-        return f"010-{rng.randrange(1000, 10000)}-{rng.randrange(1000, 10000)}"
-    if slot.type == "email":
+    if (slot.type == "time" or kind == "time") and rules.pattern:
+        return text_matching(rules.pattern, rng)
+    if slot.type == "time" or kind == "time":
+        return f"{rng.randrange(8, 20):02d}:{rng.choice((0, 15, 30, 45)):02d}"
+    if slot.type == "phone" or kind == "phone":
+        return _phone(speech, rng)
+    if slot.type == "email" or kind == "email":
         return f"user{rng.randrange(1000)}@example.com"
-    if slot.type == "text" and not slot.pattern:
-        return rng.choice(FREE_TEXT[supported(language)])
+    if kind == "person_name":
+        return rng.choice(PERSON_NAMES[speech])
+    if kind == "address":
+        return rng.choice(ADDRESSES[speech])
+    if slot.pattern or slot.type == "pattern":
+        return text_matching(slot.pattern or "", rng)
+    if slot.type == "text":
+        requests = asks_for_request(slot.description, slot.prompt)
+        return rng.choice((REQUESTS if requests else FREE_TEXT)[speech])
     return None
+
+
+def _amount(slot: Slot, rng: random.Random) -> int:
+    """A round amount in the slot's currency, within its validation bounds."""
+    low, high, step = MONEY_RANGES.get((slot.unit or "").strip().lower(), (5, 500, 5))
+    rules = slot.validation
+    low = max(low, int(rules.min)) if rules.min is not None else low
+    high = min(high, int(rules.max)) if rules.max is not None else high
+    if high < low:
+        low, high, step = int(rules.min or 0), int(rules.max or 0), 1
+    first = -(-low // step) * step
+    if first > high:
+        return rng.randint(low, high)
+    return rng.randrange(first, high + 1, step)
+
+
+def _phone(language: str, rng: random.Random) -> str:
+    """A phone number in the way the language's speakers write one."""
+    shape = rng.choice(PHONE_FORMATS[language])
+    return re.sub(
+        r"\{(\d)\}", lambda m: "".join(str(rng.randrange(10)) for _ in range(int(m[1]))), shape
+    )

@@ -1,7 +1,8 @@
 """The scenario graph as a simulated user plans over it: which moves lead towards a goal node.
 
 Edges come from a node's ``next_nodes`` and ``default_next``, its turn limit, and the global
-transitions (which apply at every node). A terminal node ends the session, so routes never
+transitions (which apply at every node); a ``back`` transition leads to every node that has
+a way in. A terminal node ends the session, so routes never
 pass *through* one. Distances are counted in edges; a node from which the goal cannot be
 reached has no distance.
 """
@@ -62,8 +63,27 @@ class Routes:
             if node.default_next is not None and node.default_next in known:
                 edges.append(Edge(node.id, node.default_next, kind="default"))
             self.edges[node.id] = [] if node.terminal else edges
+        self._add_back_edges()
         self._distances: dict[tuple[str, ...], dict[str, int]] = {}
         self._facts: dict[str, Any] = {}
+
+    def _add_back_edges(self) -> None:
+        """A ``back`` transition returns to the node the session came from: any node with a
+        way in (an FAQ reached by a global transition goes back to wherever it was asked)."""
+        sources: dict[str, list[str]] = {}
+        for edges in self.edges.values():
+            for edge in edges:
+                sources.setdefault(edge.target, []).append(edge.source)
+        for node in self.scenario.nodes:
+            if node.terminal:
+                continue
+            for transition in node.next_nodes:
+                if transition.action == "back" and transition.target is None:
+                    self.edges[node.id] += [
+                        Edge(node.id, source, transition)
+                        for source in dict.fromkeys(sources.get(node.id, []))
+                        if source != node.id
+                    ]
 
     def memo(self, name: str, compute: Callable[[], T]) -> T:
         """A fact about the graph (checklist slots, outcomes), computed once per scenario:

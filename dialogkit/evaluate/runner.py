@@ -25,7 +25,7 @@ from dialogkit.engine.sync import Portal
 from dialogkit.errors import DialogkitError
 from dialogkit.evaluate.clock import DEFAULT_TIMEZONE, FIXED_DATE_TIME, Clock
 from dialogkit.evaluate.failures import NONSENSE, alternates
-from dialogkit.evaluate.goal import Goal, Trail
+from dialogkit.evaluate.goal import Goal, Trail, asked_slots
 from dialogkit.evaluate.results import Results
 from dialogkit.evaluate.rule_user import RuleUser
 from dialogkit.evaluate.skill_watch import SkillWatch
@@ -237,7 +237,8 @@ async def _converse(
     moves = await target.moves(session, seen)
     path = _visited(seen, moves)
     rejections, failed_skills = target.skill_failures(session)
-    trail = Trail(reply, info, path, left, looped, rejections, failed_skills)
+    heard = [(turn["node_before"], turn["slots"]) for turn in turns]
+    trail = Trail(reply, info, path, left, looped, rejections, failed_skills, heard)
     verdict = trial.task.goal.judge(scenario, trail)
     usage = info.context.get("llm_usage") or {}
     by_purpose = usage.get("by_purpose", {}) if isinstance(usage, dict) else {}
@@ -350,6 +351,7 @@ async def aevaluate(
     clock = Clock.of(person, Clock(date_time, timezone) if date_time else Clock.now(timezone))
     options["user"] = {**clock.user(), **person}
     tasks = make_tasks(loaded, users, persona, seed, clock)
+    notices = [] if not isinstance(users, int) else unvalued_notices(loaded, tasks)
     if end_node is not None:
         tasks = [Task(t.goal.model_copy(update={"end_node": end_node}), t.persona) for t in tasks]
     trials = [
@@ -361,7 +363,6 @@ async def aevaluate(
     # Built before any conversation starts: a user that cannot exist (a model nobody
     # serves) is a mistake in the call, reported at once.
     agents = [user(trial.task, f"{seed}/{trial.task_index}/{trial.repeat}") for trial in trials]
-    notices: list[str] = []
     own_engine = own_client = None
     target: _Target
     if server is not None:
@@ -427,6 +428,18 @@ async def aevaluate(
         [row for _, rows in outcomes for row in rows],
         meta,
     )
+
+
+def unvalued_notices(scenario: Scenario, tasks: list[Task]) -> list[str]:
+    """One line per asked slot no sampled goal holds: no value could be made for it, so
+    the branch behind it goes untested unless the author gives ``eval_values``."""
+    held = {name for task in tasks for name in task.goal.slots}
+    return [
+        f"goals: no value could be made for slot {name!r} (no examples or eval_values, and "
+        "its type or pattern gives none); goals leave it out: give it eval_values"
+        for name in asked_slots(scenario)
+        if name not in held and tasks
+    ]
 
 
 def _engine_options(

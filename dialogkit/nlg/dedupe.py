@@ -10,8 +10,12 @@ _SPACE = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 
 
+@lru_cache(maxsize=8192)
 def normalize(text: str) -> str:
-    """Collapse runs of white space and trim; the only normalization the rule allows."""
+    """Collapse runs of white space and trim; the only normalization the rule allows.
+
+    Remembered: a turn's fallback compares every candidate with the same earlier replies,
+    and the template sentences of a scenario come back in every session."""
     return _SPACE.sub(" ", text).strip()
 
 

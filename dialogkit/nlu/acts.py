@@ -137,12 +137,14 @@ def offers_values(text: str, language: str = "") -> bool:
 _PAYLOAD_EDGES: Final = " ,.:、。"
 
 
+@lru_cache(maxsize=8192)
 def correction(text: str, language: str = "") -> str | None:
     """What a correction says instead ("아니 제 말은 신용카드요" -> "신용카드요",
     "no wait, make that 2000" -> "2000"); None when the utterance is not a correction.
 
     A no followed by a new answer ("아니요, 1991년이에요") is a correction too: the answer
-    is what follows the no.
+    is what follows the no. Remembered per utterance, as the other readings of an act here:
+    every turn asks it, and people say the same short things again and again.
     """
     announcing = pattern(language, "correction", lambda p: p.correction, re.IGNORECASE)
     matches = list(announcing.finditer(text))

@@ -209,7 +209,10 @@ def extract_enum(slot: Slot, text: str, *, expected: bool = True) -> Any:
     return INVALID
 
 
+@lru_cache(maxsize=4096)
 def _standalone_in(needle: str) -> re.Pattern[str]:
+    """Where a needle stands in the text: a Latin word alone, any other script anywhere
+    (compiled once per needle, as ``_standalone``: not escaped on every turn)."""
     return _standalone(needle) if needle.isascii() else re.compile(re.escape(needle))
 
 

@@ -13,7 +13,7 @@ from dialogkit.scenario.model import (
     Not,
     ScenarioDocument,
 )
-from dialogkit.scenario.paths import MISSING, resolve
+from dialogkit.scenario.paths import MISSING, compile_path, resolve
 from dialogkit.scenario.patterns import compile_pattern, linear_pattern
 
 
@@ -134,7 +134,33 @@ def compile_condition(expr: ConditionExpr | None) -> Predicate:
     if operator is None:
         return lambda _scope: False
     field, value = expr.field, expr.value
-    return lambda scope: operator(resolve(scope, field), value)
+    walk = compile_path(field)
+    if _is_word(value) and expr.operator in ("equals", "not_equals"):
+        # Nothing equals a word that is not a number but the word itself: no parsing.
+        if expr.operator == "equals":
+            return lambda scope: bool(walk(scope) == value)
+        return lambda scope: not bool(walk(scope) == value)
+    words = _words(value)
+    if words and expr.operator == "in":
+        return lambda scope: walk(scope) in words
+    if words and expr.operator == "not_in":
+        return lambda scope: walk(scope) not in words
+    if expr.operator == "exists":
+        return lambda scope: _present(walk(scope))
+    return lambda scope: operator(walk(scope), value)
+
+
+def _words(value: Any) -> tuple[str, ...]:
+    """The items of a list made only of words (empty otherwise)."""
+    if isinstance(value, list) and all(_is_word(item) for item in value):
+        return tuple(value)
+    return ()
+
+
+def _is_word(value: Any) -> bool:
+    """A string that is not a number: ``_equals`` compares it as written, whatever the actual
+    value is, so a compiled condition may compare it directly."""
+    return isinstance(value, str) and _number(value) is None
 
 
 class CompiledConditions:

@@ -7,7 +7,7 @@ cannot crash a turn by naming something that is not there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
@@ -47,6 +47,27 @@ def resolve(data: Any, path: str) -> Any:
         else:
             return MISSING
     return current
+
+
+def compile_path(path: str) -> Callable[[Any], Any]:
+    """``resolve(data, path)`` as a function of ``data``, for a path resolved on every turn:
+    the path is split once, and plain dicts (what a turn's scope is made of) are walked
+    without the general checks; anything else is left to ``resolve``."""
+    if not path:
+        return lambda data: data
+    steps = _steps(path)
+
+    def walk(data: Any) -> Any:
+        current = data
+        for step in steps:
+            if type(current) is not dict:
+                return resolve(data, path)
+            current = current.get(step, MISSING)
+            if current is MISSING:
+                return MISSING
+        return current
+
+    return walk
 
 
 @lru_cache(maxsize=4096)

@@ -10,7 +10,11 @@ validator reports the others as errors). Slot and intent patterns may use lookar
 the registered scenarios rely on: those that RE2 rejects run on the ``regex`` package with a
 per-search time limit, and a search that runs out of time counts as no match. Within a turn
 (``search_budget``) all such searches together share one small budget, so a graph with many
-slow patterns cannot add up to a long stall either.
+slow patterns cannot add up to a long stall either. And the whole process shares one more
+(``SHARED_SEARCH``): lookaround searches of all turns together may take at most
+``PROCESS_SEARCH_SHARE`` of the event loop's time (in bursts of up to
+``PROCESS_SEARCH_BURST_S``), so twenty sessions posting slow patterns at once delay the other
+sessions by tens of milliseconds, not seconds; past it their searches count as no match.
 
 Python's ``\\d``, ``\\w`` and ``\\s`` match any script; RE2's only ASCII. They are rewritten to
 their Unicode classes so that a pattern means the same under both engines. ``\\b`` stays ASCII
@@ -20,6 +24,8 @@ in RE2 (it has no Unicode word boundary).
 from __future__ import annotations
 
 import logging
+import math
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +45,12 @@ FALLBACK_SEARCH_TIMEOUT_S: Final = 0.05
 
 TURN_SEARCH_BUDGET_S: Final = 0.25
 """Time all lookaround searches of one turn may take together (see ``search_budget``)."""
+
+PROCESS_SEARCH_SHARE: Final = 0.2
+"""Fraction of wall time lookaround searches of all turns of a process may take together."""
+
+PROCESS_SEARCH_BURST_S: Final = 0.02
+"""Most lookaround search time the process may spend at once, after a quiet spell."""
 
 RE2_MAX_MEM: Final = 8 << 20
 """Memory RE2 may use for one compiled pattern; a bigger program is rejected, not run."""
@@ -70,6 +82,49 @@ def search_budget(seconds: float = TURN_SEARCH_BUDGET_S) -> Iterator[None]:
         yield
     finally:
         _budget.reset(token)
+
+
+class SharedSearchTime:
+    """A token bucket of search seconds for the whole process: it refills at ``share``
+    seconds per second up to ``burst`` seconds; searches draw what they take."""
+
+    def __init__(self, share: float, burst: float) -> None:
+        self._share = share
+        self._burst = burst
+        self._left = burst
+        self._at = time.monotonic()
+        self._guard = threading.Lock()
+        self._warned_at = -math.inf
+
+    def available(self) -> float:
+        """Seconds a search may take now."""
+        with self._guard:
+            now = time.monotonic()
+            self._left = min(self._burst, self._left + (now - self._at) * self._share)
+            self._at = now
+            return self._left
+
+    def spend(self, seconds: float) -> None:
+        with self._guard:
+            self._left -= seconds
+
+    def warn_exhausted(self) -> None:
+        """Say (at most once a minute) that searches are being cut short process-wide."""
+        now = time.monotonic()
+        if now - self._warned_at >= 60:
+            self._warned_at = now
+            logger.warning(
+                "lookaround searches are using their %d%% share of the process: further ones "
+                "count as no match until it refills",
+                round(self._share * 100),
+            )
+
+
+SHARED_SEARCH = SharedSearchTime(PROCESS_SEARCH_SHARE, PROCESS_SEARCH_BURST_S)
+"""The search time every lookaround search of the process draws from."""
+
+MIN_SEARCH_S: Final = 0.001
+"""A search given less time than this is not started (it counts as no match)."""
 
 
 class Match(Protocol):
@@ -106,6 +161,11 @@ class _Bounded:
             limit = min(limit, budget[0])
             if limit <= 0:
                 return None
+        shared = SHARED_SEARCH.available()
+        if shared < MIN_SEARCH_S:
+            SHARED_SEARCH.warn_exhausted()
+            return None
+        limit = min(limit, shared)
         started = time.perf_counter()
         try:
             found: Match | None = method(text, timeout=limit, concurrent=True)
@@ -117,8 +177,10 @@ class _Bounded:
                 len(text),
             )
             found = None
+        spent = time.perf_counter() - started
+        SHARED_SEARCH.spend(spent)
         if budget is not None:
-            budget[0] -= time.perf_counter() - started
+            budget[0] -= spent
         return found
 
 

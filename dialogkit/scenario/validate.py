@@ -232,8 +232,20 @@ class _Checker:
         yield from slot_meaning_problems(self.doc.slots)
 
     def _eval_values(self, name: str, slot: Slot) -> Iterator[Problem]:
-        """Values simulated users are given must be values the slot accepts."""
+        """Values simulated users are given must be values the slot accepts; a text slot
+        with none to give them gets made-up ones, which the author should know."""
         from dialogkit.nlu.entities import INVALID, coerce
+        from dialogkit.nlu.kinds import slot_kind
+
+        if slot.type == "text" and not (slot.examples or slot.eval_values or slot.pattern):
+            yield Problem(
+                path=f"slots.{name}",
+                message=f"No `examples` or `eval_values`: `dialogkit eval` gives simulated "
+                f"users a generated {slot_kind(name, slot).replace('_', ' ')} "
+                "(see docs/evaluate.md, 'Generated values'); add a few values your users "
+                "would say.",
+                severity="warning",
+            )
 
         for i, value in enumerate(slot.eval_values):
             if coerce(slot, value, name=name) is INVALID:

@@ -5,10 +5,14 @@ wrong into an error outcome with a stable code, because a skill failure must bec
 fallback reply, never an exception in the middle of a turn. The rules that need no network
 are in ``dialogkit.skills.result``.
 
-Time limits are httpx's own, never a cancellation from outside: cancelling httpcore while it
-connects leaks pool slots (httpcore issue 1093), and after a few bursts of timeouts every
-later call would wait for a slot that never frees. For the same reason a call runs in a task
-of its own that the caller's cancellation (a client hanging up) does not reach.
+One time limit covers a whole call, ``SKILL_RUNTIME_TIMEOUT_S`` (or less, to fit the turn's
+deadline): waiting for one of the ``SKILL_RUNTIME_MAX_IN_FLIGHT`` slots, connecting, sending
+and reading the answer together. A call that queued for a slot has only what is left of it.
+
+Time limits on the exchange are httpx's own, never a cancellation from outside: cancelling
+httpcore while it connects leaks pool slots (httpcore issue 1093), and after a few bursts of
+timeouts every later call would wait for a slot that never frees. For the same reason a call
+runs in a task of its own that the caller's cancellation (a client hanging up) does not reach.
 """
 
 from __future__ import annotations
@@ -18,13 +22,15 @@ import logging
 import ssl
 import threading
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import cache
 from typing import Any, Final
 
 import httpx
 
 from dialogkit._lifecycle import AsyncClosingMixin
-from dialogkit.errors import SkillError
+from dialogkit.errors import DialogkitError, SkillError
 from dialogkit.logsafe import escape
 from dialogkit.settings import Settings
 from dialogkit.skills.base import SkillCall, SkillOutcome
@@ -44,6 +50,8 @@ FAILING_AFTER: Final = 5
 """Calls in a row that failed on the way (timeout, no connection, HTTP error) before the
 runtime is reported as failing, in the log and by readiness."""
 PROBE_TIMEOUT_S: Final = 2.0
+MIN_EXCHANGE_S: Final = 0.05
+"""A call left less time than this after waiting for its slot is not sent: it times out."""
 OUTAGE_CODES: Final = frozenset(
     {SkillErrorCode.TIMEOUT, SkillErrorCode.UNAVAILABLE, SkillErrorCode.HTTP_ERROR}
 )
@@ -56,6 +64,10 @@ logger = logging.getLogger("dialogkit.skills")
 def _tls_context() -> ssl.SSLContext:
     """One TLS context for all clients: building one loads the CA bundle, tens of ms each."""
     return httpx.create_ssl_context()
+
+
+class SlotTimeout(DialogkitError):
+    """No call slot came free within the call's time limit."""
 
 
 class HTTPSkillRunner(AsyncClosingMixin):
@@ -74,6 +86,7 @@ class HTTPSkillRunner(AsyncClosingMixin):
         self._base_url = url.rstrip("/")
         self._clients: dict[asyncio.AbstractEventLoop, httpx.AsyncClient] = {}
         self._in_flight: dict[asyncio.AbstractEventLoop, int] = {}
+        self._slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Future[Any]] = set()
         self._failures = 0
@@ -117,6 +130,12 @@ class HTTPSkillRunner(AsyncClosingMixin):
                 raise SkillError(SkillErrorCode.TIMEOUT, "the turn deadline has passed")
         try:
             status, body, truncated = await self._post(request, timeout)
+        except SlotTimeout:
+            raise SkillError(
+                SkillErrorCode.TIMEOUT,
+                f"all {self._settings.skill_runtime_max_in_flight} calls in flight stayed busy "
+                f"for {timeout:g} s (SKILL_RUNTIME_MAX_IN_FLIGHT)",
+            ) from None
         except httpx.PoolTimeout as exc:
             self._recover_pool()
             raise SkillError(
@@ -154,6 +173,37 @@ class HTTPSkillRunner(AsyncClosingMixin):
         """
         ends = time.monotonic() + limit_s
         payload = request.model_dump_json(fallback=str).encode()
+        async with self._slot(ends):
+            return await self._exchange(payload, ends)
+
+    @asynccontextmanager
+    async def _slot(self, ends: float) -> AsyncIterator[None]:
+        """One of this loop's ``SKILL_RUNTIME_MAX_IN_FLIGHT`` call slots, waited for until
+        ``ends`` (``SlotTimeout`` after). The wait is on our own semaphore, which a timeout
+        may cancel safely; the pool behind it then always has a connection free."""
+        loop = asyncio.get_running_loop()
+        slots = self._slots.get(loop)
+        if slots is None:
+            slots = self._slots[loop] = asyncio.Semaphore(
+                self._settings.skill_runtime_max_in_flight
+            )
+        try:
+            async with asyncio.timeout(max(0.0, ends - time.monotonic())):
+                await slots.acquire()
+        except TimeoutError:
+            raise SlotTimeout from None
+        try:
+            yield
+        finally:
+            slots.release()
+
+    async def _exchange(self, payload: bytes, ends: float) -> tuple[int, bytes, bool]:
+        """The request and its answer, in the time left until ``ends``."""
+        left = ends - time.monotonic()
+        if left < MIN_EXCHANGE_S:
+            # httpcore, given a few milliseconds, times out inside its pool after assigning a
+            # connection, and that connection is lost to the pool (httpcore issue 1093).
+            raise SlotTimeout
         loop = asyncio.get_running_loop()
         client = self._client()
         self._in_flight[loop] = self._in_flight.get(loop, 0) + 1
@@ -163,7 +213,7 @@ class HTTPSkillRunner(AsyncClosingMixin):
                 self._base_url + EXECUTE_PATH,
                 content=payload,
                 headers={"content-type": "application/json"},
-                timeout=httpx.Timeout(limit_s),
+                timeout=httpx.Timeout(left),
             ) as response:
                 limit = self._settings.skill_runtime_max_response_bytes
                 if response.status_code >= 400:
@@ -178,6 +228,19 @@ class HTTPSkillRunner(AsyncClosingMixin):
                 return response.status_code, bytes(body), False
         finally:
             self._in_flight[loop] -= 1
+
+    @property
+    def calls_in_flight(self) -> int:
+        """Calls started on any loop that have not ended (their callers may have left)."""
+        return sum(1 for task in self._tasks if not task.done())
+
+    async def settled(self) -> None:
+        """Wait until every call of this loop started so far has ended, through its own
+        time limit: afterwards every call slot of the loop is free again."""
+        current = asyncio.get_running_loop()
+        pending = [t for t in self._tasks if not t.done() and t.get_loop() is current]
+        if pending:
+            await asyncio.wait(pending)
 
     def _recover_pool(self) -> None:
         """Replace this loop's client when its pool lost slots that no call holds.

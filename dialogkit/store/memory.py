@@ -14,10 +14,9 @@ scenario) once they expire, so memory stays flat under a steady churn of session
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from sys import intern
 from typing import Any
@@ -43,6 +42,7 @@ from dialogkit.store.base import (
     stored_kinds,
 )
 from dialogkit.store.expiry import ExpiryWheel
+from dialogkit.store.queues import SessionQueues
 
 
 @dataclass(slots=True, eq=False)
@@ -142,6 +142,7 @@ class MemoryStore:
         config_ttl_s: int = CONFIG_TTL_S,
         limits: RecordLimits | None = None,
         clock: Callable[[], float] = time.time,
+        lock_wait_s: float = 120.0,
     ) -> None:
         self.state_ttl_s = state_ttl_s
         self.config_ttl_s = config_ttl_s
@@ -150,7 +151,7 @@ class MemoryStore:
         self._sessions: dict[str, _Entry] = {}
         self._scenarios: dict[str, _SharedScenario] = {}
         self._expiry = ExpiryWheel()
-        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._queues = SessionQueues(lock_wait_s)
 
     async def save(
         self,
@@ -255,19 +256,8 @@ class MemoryStore:
         if shared.sessions <= 0:
             del self._scenarios[key]
 
-    @asynccontextmanager
-    async def lock(self, session_id: str) -> AsyncIterator[None]:
-        lock, users = self._locks.get(session_id) or (asyncio.Lock(), 0)
-        self._locks[session_id] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[session_id]
-            if users <= 1:
-                del self._locks[session_id]
-            else:
-                self._locks[session_id] = (lock, users - 1)
+    def lock(self, session_id: str) -> AbstractAsyncContextManager[None]:
+        return self._queues.turn(session_id)
 
     def sweep(self, now: float | None = None) -> None:
         """Free every session that expired (called on every save; amortized O(1) each)."""
@@ -277,7 +267,7 @@ class MemoryStore:
     @property
     def size(self) -> tuple[int, int, int]:
         """(sessions, scenarios, locks) currently held."""
-        return len(self._sessions), len(self._scenarios), len(self._locks)
+        return len(self._sessions), len(self._scenarios), len(self._queues)
 
     async def aclose(self) -> None:
-        self._locks.clear()
+        self._queues.clear()

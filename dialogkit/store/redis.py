@@ -16,9 +16,14 @@ fingerprint and model), with the config TTL renewed on each read.
 
 The per-session lock is a Redis lock (``SET NX PX`` with a random token, released by a
 token-checked script), created fresh for every acquisition because redis-py keeps a lock's
-token on the lock object. It lives ``lock_ttl_s`` (10 s) and is renewed while its turn runs,
-for at most ``lock_timeout_s`` (the turn deadline and its grace): a worker that dies leaves its
-lock for at most ``lock_ttl_s``, and a turn that hangs cannot keep it past its deadline. Saves
+token on the lock object. Waiting turns queue inside their worker first (one ``asyncio.Lock``
+per busy session), so only the head of each worker's queue polls Redis, with a backoff from
+``LOCK_POLL_S`` to ``LOCK_POLL_MAX_S``: a thousand turns waiting on one session cost a few
+dozen Redis calls a second, not one per waiter every 10 ms. A turn that gets neither within
+``lock_wait_s`` (queue and Redis together) raises ``SessionBusy``, having applied nothing.
+The lock lives ``lock_ttl_s`` (10 s) and is renewed while its turn runs, for at most
+``lock_timeout_s`` (the turn deadline and its grace): a worker that dies leaves its lock for at
+most ``lock_ttl_s``, and a turn that hangs cannot keep it past its deadline. Saves
 are *fenced*: a turn saves only while its lock token is still the one in Redis (``WATCH`` on
 the lock key), so a turn that lost its lock can never overwrite the turn of a worker that took
 the lock after it.
@@ -42,6 +47,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -77,12 +83,17 @@ from dialogkit.store.base import (
     encode_records,
     stored_kinds,
 )
+from dialogkit.store.queues import SessionQueues
 from dialogkit.wire import dump_json
 
 logger = logging.getLogger("dialogkit.store")
 
+FENCE_ATTEMPTS = 3
+"""Fenced saves tried before giving up: a renewal of the turn's own lock may break one."""
 LOCK_POLL_S = 0.01
-"""How often a waiting turn retries a busy session's lock (redis-py's default is 0.1 s)."""
+"""First pause before a waiting turn retries a busy session's lock; it doubles each time..."""
+LOCK_POLL_MAX_S = 0.1
+"""...up to this (with jitter): a lock freed is seen within about 0.1 s."""
 
 _KEEP_REPLY = """
 if redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) == 0 then
@@ -100,6 +111,10 @@ return extra
 
 _HELD: ContextVar[Mapping[str, bytes] | None] = ContextVar("dialogkit_redis_locks", default=None)
 """The lock tokens the current task holds, by session id: what ``save`` fences on."""
+
+
+def _parse_scenario(raw: bytes | str) -> Scenario:
+    return Scenario.from_dict(json.loads(raw))
 
 
 def connect(url: str, *, max_connections: int, pool_timeout_s: float) -> Redis:
@@ -151,6 +166,8 @@ class RedisStore:
         self._lock_timeout_s = lock_timeout_s
         self._lock_wait_s = lock_wait_s
         self._lock_ttl_s = min(lock_ttl_s, lock_timeout_s)
+        self._queues = SessionQueues(lock_wait_s)
+        """This worker's turns of each busy session: only the first of each polls Redis."""
 
     def _key(self, kind: str, name: str) -> str:
         return f"{self._prefix}:{kind}:{name}"
@@ -175,31 +192,36 @@ class RedisStore:
             await self._keep_scenario(scenario)  # before the session can be seen
         token = (_HELD.get() or {}).get(session_id)
         lock_key = self._key("lock", session_id)
-        async with self._redis.pipeline(transaction=True) as pipe:
-            if token is not None:
-                # Fenced: the transaction runs only if the lock is still this turn's.
-                await pipe.watch(lock_key)
-                if await pipe.get(lock_key) != token:
-                    raise LockLost(f"the lock of session {session_id!r} was lost before saving")
-                pipe.multi()  # type: ignore[no-untyped-call]
-            if new:
-                pipe.set(config_key, dump_json(config), px=ttl_ms)
-            else:
-                pipe.pexpire(config_key, ttl_ms)
-            pipe.set(self._key("state", session_id), STATE.encode(state), px=ttl_ms)
-            for kind, items in encode_records(records):
-                key = self._key(kind, session_id)
-                pipe.rpush(key, *items)
-                pipe.ltrim(key, -self.limits.rows, -1)
-            for kind in STORED_KINDS:
-                pipe.pexpire(self._key(kind, session_id), ttl_ms)
-            self._keep_reply(pipe, session_id, reply, ttl_ms)
-            try:
-                replies = await pipe.execute()
-            except WatchError:
-                raise LockLost(
-                    f"the lock of session {session_id!r} was taken over before saving"
-                ) from None
+        for _ in range(FENCE_ATTEMPTS):
+            async with self._redis.pipeline(transaction=True) as pipe:
+                if token is not None:
+                    # Fenced: the transaction runs only if the lock is still this turn's.
+                    await pipe.watch(lock_key)
+                    if await pipe.get(lock_key) != token:
+                        raise LockLost(f"the lock of session {session_id!r} was lost before saving")
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                if new:
+                    pipe.set(config_key, dump_json(config), px=ttl_ms)
+                else:
+                    pipe.pexpire(config_key, ttl_ms)
+                pipe.set(self._key("state", session_id), STATE.encode(state), px=ttl_ms)
+                for kind, items in encode_records(records):
+                    key = self._key(kind, session_id)
+                    pipe.rpush(key, *items)
+                    pipe.ltrim(key, -self.limits.rows, -1)
+                for kind in STORED_KINDS:
+                    pipe.pexpire(self._key(kind, session_id), ttl_ms)
+                self._keep_reply(pipe, session_id, reply, ttl_ms)
+                try:
+                    replies = await pipe.execute()
+                    break
+                except WatchError:
+                    # The turn's own lock renewal (a PEXPIRE on the lock key) also breaks the
+                    # WATCH; nothing was written, and the next attempt's GET tells that apart
+                    # from a takeover.
+                    continue
+        else:
+            raise LockLost(f"the lock of session {session_id!r} kept changing while saving")
         if not replies[0]:
             # Its config expired while the turn ran: write it (and its scenario) again.
             await self._keep_scenario(scenario)
@@ -257,12 +279,16 @@ class RedisStore:
         """Store the scenario once; a later session only renews its TTL."""
         key = self._key("scenario", scenario.fingerprint)
         if not await self._redis.expire(key, self.config_ttl_s):
-            document = json.dumps(scenario.to_dict(), ensure_ascii=False)
+            # A large graph takes a while to encode: off the event loop.
+            document = await asyncio.to_thread(json.dumps, scenario.to_dict(), ensure_ascii=False)
             await self._redis.set(key, document, ex=self.config_ttl_s)
 
     async def scenario(self, key: str) -> Scenario | None:
         raw: Any = await self._redis.get(self._key("scenario", key))
-        return None if raw is None else Scenario.from_dict(json.loads(raw))
+        if raw is None:
+            return None
+        # Parsing a large graph takes a while: off the event loop, as the cache prepares it.
+        return await asyncio.to_thread(_parse_scenario, raw)
 
     # ----------------------------------------------------------------- vectors
 
@@ -279,31 +305,39 @@ class RedisStore:
 
     @asynccontextmanager
     async def lock(self, session_id: str) -> AsyncIterator[None]:
-        lock = self._redis.lock(
-            self._key("lock", session_id),
-            timeout=self._lock_ttl_s,
-            blocking_timeout=self._lock_wait_s,
-            sleep=LOCK_POLL_S,
-            thread_local=False,
-        )
-        if not await lock.acquire():
-            raise SessionBusy(f"Session {session_id!r} is busy in another worker; try again.")
-        token: bytes = lock.local.token
-        held = _HELD.set({**(_HELD.get() or {}), session_id: token})
-        renewal = asyncio.create_task(self._renew(lock, session_id))
-        try:
-            yield
-        finally:
-            renewal.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewal
-            _HELD.reset(held)
+        gives_up = time.monotonic() + self._lock_wait_s
+        async with self._queues.turn(session_id, gives_up):
+            lock = await self._acquire(session_id, gives_up)
+            token: bytes = lock.local.token
+            held = _HELD.set({**(_HELD.get() or {}), session_id: token})
+            renewal = asyncio.create_task(self._renew(lock, session_id))
             try:
-                await lock.release()
-            except LockError:
-                logger.warning(
-                    "the lock of session %s expired before the turn ended", escape(session_id)
-                )
+                yield
+            finally:
+                renewal.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await renewal
+                _HELD.reset(held)
+                try:
+                    await lock.release()
+                except LockError:
+                    logger.warning(
+                        "the lock of session %s expired before the turn ended", escape(session_id)
+                    )
+
+    async def _acquire(self, session_id: str, gives_up: float) -> Lock:
+        """The session's Redis lock, polled with a growing pause until ``gives_up``."""
+        lock = self._redis.lock(
+            self._key("lock", session_id), timeout=self._lock_ttl_s, thread_local=False
+        )
+        pause = LOCK_POLL_S
+        while not await lock.acquire(blocking=False):
+            left = gives_up - time.monotonic()
+            if left <= 0:
+                raise SessionBusy(self._lock_wait_s)
+            await asyncio.sleep(min(left, random.uniform(pause / 2, pause)))
+            pause = min(pause * 2, LOCK_POLL_MAX_S)
+        return lock
 
     async def _renew(self, lock: Lock, session_id: str) -> None:
         """Keep the lock alive while its turn runs, but not past ``lock_timeout_s``."""

@@ -168,7 +168,7 @@ def test_the_turn_limit_wrong_values_ends_and_expectations_are_kinds(coffee: Sce
     self_correcting = evaluate(
         coffee, 40, persona="self_correcting", progress=False, seed=1
     ).conversations
-    assert set(self_correcting["kind"].dropna()) <= {"wrong_value"}
+    assert set(self_correcting["kind"].dropna()) <= {"wrong_value", "uncorrectable"}
 
 
 FIRE = {

@@ -57,6 +57,16 @@ def cond(data: dict[str, Any]) -> bool:
         ({"field": "user.location.latitude", "operator": "gt", "value": 30}, True),
         ({"field": "turn.count", "operator": "equals", "value": 3}, True),
         ({"field": "context.mood", "operator": "bogus", "value": "low"}, False),
+        # Compiled shortcuts: a word compared as written, paths through lists and non-dicts.
+        ({"field": "slots.age", "operator": "equals", "value": "forty"}, False),
+        ({"field": "slots.age", "operator": "not_equals", "value": "forty"}, True),
+        ({"field": "slots.age", "operator": "equals", "value": "42"}, True),
+        ({"field": "slots.tags.1", "operator": "equals", "value": "b"}, True),
+        ({"field": "slots.name.first", "operator": "equals", "value": "Kim"}, False),
+        ({"field": "slots.nope.deeper", "operator": "not_equals", "value": "x"}, True),
+        ({"field": "slots.age", "operator": "not_in", "value": ["a", "b"]}, True),
+        ({"field": "slots.nope", "operator": "in", "value": ["a", "b"]}, False),
+        ({"field": "slots.age", "operator": "in", "value": ["a", "42"]}, True),
         (
             {
                 "all": [

@@ -20,7 +20,9 @@ def test_the_collector_is_frozen_once_after_the_warm_up_responses(
 ) -> None:
     calls: list[str] = []
     fake_gc = SimpleNamespace(
-        collect=lambda: calls.append("collect"), freeze=lambda: calls.append("freeze")
+        collect=lambda: calls.append("collect"),
+        freeze=lambda: calls.append("freeze"),
+        set_threshold=lambda *limits: calls.append(f"threshold {limits}"),
     )
     monkeypatch.setattr(server_app, "gc", fake_gc)
     engine = Engine(Settings(), router=OfflineRouter())
@@ -28,7 +30,8 @@ def test_the_collector_is_frozen_once_after_the_warm_up_responses(
     server_app._freeze_after_warm_up(app, 3)
     try:
         with RuntimeServer(app) as server, httpx.Client(base_url=server.base_url) as http:
-            for expected in ([], [], ["collect", "freeze"], ["collect", "freeze"]):
+            warmed = ["collect", "freeze", f"threshold {server_app.WARM_GC_THRESHOLDS}"]
+            for expected in ([], [], warmed, warmed):
                 assert http.get("/").status_code == 200
                 assert calls == expected
     finally:

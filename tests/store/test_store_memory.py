@@ -12,6 +12,7 @@ import pytest
 from dialogkit import Engine, SessionNotFound
 from dialogkit.engine.providers import OfflineRouter
 from dialogkit.engine.state import DialogueState, Records, SessionConfig, Visit
+from dialogkit.errors import SessionBusy
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.store.base import RecordLimits
 from dialogkit.store.memory import MemoryStore
@@ -227,3 +228,26 @@ async def test_concurrent_messages_to_one_session_lose_no_turn(engine: Engine) -
     users = [h.message for h in records.history if h.role == "user"]
     assert sorted(users) == sorted(f"message {i}" for i in range(20))
     assert (await engine.astate(session.id)).turn_count == 21
+
+
+async def test_a_turn_that_waits_past_the_lock_wait_is_busy_and_applies_nothing() -> None:
+    store = MemoryStore(lock_wait_s=0.2)
+    engine = Engine(store=store, router=OfflineRouter(), skills=RecordingSkills())
+    graph = make_graph(
+        [
+            {
+                "id": "talk",
+                "description": "Talk.",
+                "responses": {"default": "Go on."},
+                "next_nodes": [{"action": "stay"}],
+            }
+        ]
+    )
+    session = await engine.astart(graph, bot_first=True)
+    async with store.lock(session.id):  # a long turn holds the session
+        with pytest.raises(SessionBusy) as busy:
+            await engine.amessage(session.id, "hello")
+    assert busy.value.retry_after_s == 1 and "DIALOGKIT_LOCK_WAIT_S" in str(busy.value)
+    assert (await engine.ainfo(session.id)).turn_count == 1
+    assert store.size[2] == 0  # no waiting line is left behind
+    assert (await engine.amessage(session.id, "hello")).turn_count == 2

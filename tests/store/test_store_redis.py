@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
 
 from dialogkit import Engine, SessionNotFound, Settings
 from dialogkit.engine.providers import OfflineRouter
@@ -147,6 +148,36 @@ async def test_busy_session_raises_after_the_wait(redis_url: str) -> None:
                 pass
     await holder.aclose()
     await waiter.aclose()
+
+
+async def test_waiting_turns_queue_in_their_worker_and_poll_redis_with_backoff(
+    redis_url: str,
+) -> None:
+    """Two hundred turns waiting 1 s for a session held by another worker cost a few dozen
+    Redis commands, not one per waiter every 10 ms (20,000); then all of them run in turn."""
+    prefix = f"t{uuid.uuid4().hex[:8]}"
+    holder = RedisStore(redis_url, prefix=prefix)
+    waiter = RedisStore(redis_url, prefix=prefix, lock_wait_s=30)
+    stats = Redis.from_url(redis_url)
+    done: list[int] = []
+
+    async def turn(number: int) -> None:
+        async with waiter.lock("s"):
+            done.append(number)
+
+    try:
+        async with holder.lock("s"):
+            before = (await stats.info("stats"))["total_commands_processed"]
+            waiting = [asyncio.ensure_future(turn(n)) for n in range(200)]
+            await asyncio.sleep(1.0)
+            during = (await stats.info("stats"))["total_commands_processed"] - before
+        await asyncio.wait_for(asyncio.gather(*waiting), 30)
+    finally:
+        await holder.aclose()
+        await waiter.aclose()
+        await stats.aclose()
+    assert during < 100, during
+    assert done == list(range(200))  # first come, first served inside the worker
 
 
 async def test_two_engines_share_sessions_through_redis(redis_url: str) -> None:

@@ -195,8 +195,11 @@ PACKS: Final[dict[str, LanguagePack]] = _registered()
 """Every registered pack by language code."""
 
 
+@lru_cache(maxsize=64)
 def language_code(language: str) -> str:
-    """The pack code of a ``metadata.language`` value ("ko-KR" -> "ko"); "" for none."""
+    """The pack code of a ``metadata.language`` value ("ko-KR" -> "ko"); "" for none.
+
+    Remembered: every pattern lookup of a turn asks it for its scenario's few languages."""
     return language.strip().lower().replace("_", "-").split("-")[0]
 
 
