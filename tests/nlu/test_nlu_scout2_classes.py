@@ -65,9 +65,9 @@ def note_scenario(language: str) -> Scenario:
     return Scenario.from_dict(document)
 
 
-def understand(language: str, text: str) -> NLUResult:
-    scenario = note_scenario(language)
-    node = scenario.node("ask_note")
+def analyse(scenario: Scenario, node_id: str, text: str, expected: str) -> NLUResult:
+    """What the rules NLU reads in ``text`` at ``node_id`` asking for ``expected``."""
+    node = scenario.node(node_id)
     return RuleNLU().analyse(
         NLURequest(
             scenario=scenario,
@@ -75,9 +75,14 @@ def understand(language: str, text: str) -> NLUResult:
             text=text,
             intents=scenario.index.intents,
             slots=scenario.index.node(node.id).slots,
-            expected_slot="note",
+            expected_slot=expected,
         )
     )
+
+
+def understand(language: str, text: str) -> NLUResult:
+    scenario = note_scenario(language)
+    return analyse(scenario, "ask_note", text, "note")
 
 
 @pytest.mark.parametrize(
@@ -151,17 +156,7 @@ def welcome(language: str, text: str) -> NLUResult:
         {"id": "end", "description": "End.", "terminal": True},
     ]
     scenario = Scenario.from_dict(make_graph(nodes, language=language, slots=NAMES))
-    node = scenario.node("welcome")
-    return RuleNLU().analyse(
-        NLURequest(
-            scenario=scenario,
-            node=node,
-            text=text,
-            intents=scenario.index.intents,
-            slots=scenario.index.node(node.id).slots,
-            expected_slot="patient",
-        )
-    )
+    return analyse(scenario, "welcome", text, "patient")
 
 
 @pytest.mark.parametrize(
@@ -316,17 +311,7 @@ def faq(language: str, text: str) -> NLUResult:
         ],
     )
     scenario = Scenario.from_dict(document)
-    node = scenario.node("ask")
-    return RuleNLU().analyse(
-        NLURequest(
-            scenario=scenario,
-            node=node,
-            text=text,
-            intents=scenario.index.intents,
-            slots=scenario.index.node(node.id).slots,
-            expected_slot="note",
-        )
-    )
+    return analyse(scenario, "ask", text, "note")
 
 
 @pytest.mark.parametrize(
