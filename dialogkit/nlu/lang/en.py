@@ -448,7 +448,6 @@ PACK: Final = LanguagePack(
         r"to add|for now|thanks|thank you))*",
         r"no (?:notes?|comments?|requests?|thanks|thank you)",
         r"not really",
-        r"that s (?:all|it)",
     ),
     zero_answers=(r"\bnone\b", r"\bnobody\b", r"\bno\s+one\b", r"\bzero\b", r"\bnot\s+any\b"),
     counted={
