@@ -13,7 +13,8 @@ evaluation loop runs unchanged against an in-process engine or a remote service:
         print(session.send("I need a new card").response)
 
 Errors (``dialogkit.errors``), each naming the URL and what to check: 400 -> ``BadRequest``,
-422 -> ``ValidationFailed``, a contract 404 (JSON ``detail``) on a session route ->
+422 -> ``ValidationFailed``, 429 (a busy session; nothing was applied) -> ``SessionBusy`` with
+``retry_after_s`` from ``Retry-After``, a contract 404 (JSON ``detail``) on a session route ->
 ``SessionNotFound``, and so is a 500 on ``/v1/message`` (how the reference service answers an
 unknown session) unless that 500 is an HTML page, which only a proxy or a broken deployment
 sends; other 5xx (a proxy's 502/504 page included) -> ``ServerError``; a 404 that is not the
@@ -25,9 +26,12 @@ unresolved or reset connection -> ``ConnectionFailed``, no answer in time -> ``R
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, Unpack
 from urllib.parse import quote
 
@@ -44,6 +48,7 @@ from dialogkit.errors import (
     InvalidOption,
     RequestTimeout,
     ServerError,
+    SessionBusy,
     SessionNotFound,
     TransportError,
     ValidationFailed,
@@ -190,6 +195,20 @@ def _hint(response: httpx.Response, body: Any) -> str:
     return "check the request against docs/http-api.md"
 
 
+def _retry_after_s(response: httpx.Response) -> int:
+    """Seconds to wait from ``Retry-After`` (a number or an HTTP date); 1 if unreadable."""
+    value = response.headers.get("retry-after", "").strip()
+    if value.isdigit():
+        return int(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return 1
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0, math.ceil((when - datetime.now(UTC)).total_seconds()))
+
+
 def _transport_error(method: str, url: str, exc: httpx.TransportError) -> TransportError:
     reason = str(exc) or type(exc).__name__
     if isinstance(exc, httpx.TimeoutException):
@@ -328,6 +347,17 @@ class _BaseClient:
         unknown_on_message = status == 500 and call.path == MESSAGE_PATH and not _is_html(response)
         if call.session_id is not None and (contract_404 or unknown_on_message):
             raise SessionNotFound(call.session_id, status_code=status, body=body)
+        if status == 429:
+            raise SessionBusy(
+                None,
+                _retry_after_s(response),
+                message=(
+                    f"HTTP 429 from {call.method} {url}: {_detail(response, body)}; nothing "
+                    "was applied: send the same request again after the Retry-After seconds."
+                ),
+                status_code=status,
+                body=body,
+            )
         if status == 400:
             raise BadRequest(status, body, message)
         if status == 422:
