@@ -59,7 +59,7 @@ def test_a_busy_session_raises_session_busy_with_retry_after(busy_server: Live) 
         held = _hold_a_turn(busy_server, session.id)
         try:
             with pytest.raises(SessionBusy) as busy:
-                session.send("finish")
+                client.message(session.id, "finish", idempotency_key="finish-1")
             with pytest.raises(SessionBusy):
                 session.info()
         finally:
@@ -75,7 +75,10 @@ def test_a_busy_session_raises_session_busy_with_retry_after(busy_server: Live) 
         # Nothing of the refused turn was applied: the held turn is the only one that counted.
         after = session.info()
         assert after.turn_count == 3
-        assert session.send("finish").session_complete
+        # The refused message is sent again after Retry-After, with its key: applied once.
+        done = client.message(session.id, "finish", idempotency_key="finish-1")
+        assert done.session_complete and done.turn_count == 4
+        assert client.message(session.id, "finish", idempotency_key="finish-1") == done
 
 
 async def test_the_async_client_raises_session_busy_too(busy_server: Live) -> None:
