@@ -63,6 +63,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.memory
 	$(BIN)/python -m benchmarks.server
 	$(BIN)/python -m benchmarks.llm_concurrency
+	$(BIN)/python -m benchmarks.nlu_tiers
 
 clean:
 	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache

@@ -20,9 +20,12 @@ from dialogkit.engine.session import Reply
 from dialogkit.evaluate.clock import Clock
 from dialogkit.evaluate.failures import FailureKind
 from dialogkit.evaluate.language import (
+    ADDRESSES,
     FREE_TEXT,
     PERSON_NAMES,
     PHONE_FORMATS,
+    REQUESTS,
+    asks_for_request,
     builtin_examples,
     language_of,
     supported,
@@ -40,6 +43,18 @@ from dialogkit.testing.conversations import Expectations, Observation, check
 from dialogkit.wire import ChatbotSessionInfoResponse
 
 DEFAULT_NUMBER_RANGE = (1, 10)
+MONEY_RANGES: dict[str, tuple[int, int, int]] = {
+    "won": (10_000, 1_000_000, 10_000),
+    "krw": (10_000, 1_000_000, 10_000),
+    "yen": (1_000, 100_000, 1_000),
+    "jpy": (1_000, 100_000, 1_000),
+    "usd": (5, 500, 5),
+    "dollars": (5, 500, 5),
+    "eur": (5, 500, 5),
+    "euros": (5, 500, 5),
+}
+"""Amounts a person would name in each currency (low, high, step): a budget is never
+"3 won". A slot's own validation bounds narrow them."""
 DRAWS = 20
 """Wordings made up for a slot with no examples before it is left out of the goal: a
 pattern or a validation rule may refuse some of them."""
@@ -384,29 +399,49 @@ def _generated(
     """A wording made up from the slot's kind, type, pattern and validation (no examples
     fit); the caller checks it against the slot and draws again when it does not fit."""
     rules, kind, speech = slot.validation, slot_kind(name, slot), supported(language)
-    if slot.type in {"integer", "number"}:
+    # The kind comes first: a text slot declared a phone or a date gets one, never a remark.
+    if kind == "money":
+        return str(_amount(slot, rng))
+    if slot.type in {"integer", "number"} or kind in {"count", "duration", "measure"}:
         low = rules.min if rules.min is not None else DEFAULT_NUMBER_RANGE[0]
         high = rules.max if rules.max is not None else max(low, DEFAULT_NUMBER_RANGE[1])
         return str(rng.randint(int(low), int(max(low, high))))
-    if slot.type == "date":
+    if slot.type == "date" or kind in {"date", "birth_date"}:
         past = rules.period == "past" or kind == "birth_date"
         days = -rng.randrange(20 * 365, 70 * 365) if past else rng.randrange(1, 60)
         return (frame.today + timedelta(days=days)).isoformat()
-    if slot.type == "time" and rules.pattern:
+    if (slot.type == "time" or kind == "time") and rules.pattern:
         return text_matching(rules.pattern, rng)
-    if slot.type == "time":
+    if slot.type == "time" or kind == "time":
         return f"{rng.randrange(8, 20):02d}:{rng.choice((0, 15, 30, 45)):02d}"
-    if slot.type == "phone":
+    if slot.type == "phone" or kind == "phone":
         return _phone(speech, rng)
-    if slot.type == "email":
+    if slot.type == "email" or kind == "email":
         return f"user{rng.randrange(1000)}@example.com"
     if kind == "person_name":
         return rng.choice(PERSON_NAMES[speech])
+    if kind == "address":
+        return rng.choice(ADDRESSES[speech])
     if slot.pattern or slot.type == "pattern":
         return text_matching(slot.pattern or "", rng)
     if slot.type == "text":
-        return rng.choice(FREE_TEXT[speech])
+        requests = asks_for_request(slot.description, slot.prompt)
+        return rng.choice((REQUESTS if requests else FREE_TEXT)[speech])
     return None
+
+
+def _amount(slot: Slot, rng: random.Random) -> int:
+    """A round amount in the slot's currency, within its validation bounds."""
+    low, high, step = MONEY_RANGES.get((slot.unit or "").strip().lower(), (5, 500, 5))
+    rules = slot.validation
+    low = max(low, int(rules.min)) if rules.min is not None else low
+    high = min(high, int(rules.max)) if rules.max is not None else high
+    if high < low:
+        low, high, step = int(rules.min or 0), int(rules.max or 0), 1
+    first = -(-low // step) * step
+    if first > high:
+        return rng.randint(low, high)
+    return rng.randrange(first, high + 1, step)
 
 
 def _phone(language: str, rng: random.Random) -> str:

@@ -22,6 +22,24 @@ CORRECTION: Final[dict[str, str]] = {
 }
 """How a user takes back a value the bot understood wrongly."""
 
+SENTENCE_ENDINGS: Final[dict[str, tuple[str, ...]]] = {
+    "ko": ("요", "다", "니다", "죠"),
+    "ja": ("す", "た", "い", "ね", "よ", "ください"),
+    "en": (),
+}
+"""Endings of a phrase that is already a sentence: a correction says it as it is, without
+the template's own ending ("아니요, 손주가 다녀갔어요", never "...다녀갔어요요")."""
+
+
+def correction(value: str, language: str) -> str:
+    """How a user says "no, I meant ``value``" in ``language``."""
+    template = CORRECTION[supported(language)]
+    stripped = value.rstrip(" .!?。！？")
+    if stripped.endswith(SENTENCE_ENDINGS[supported(language)]):
+        template = template[: template.index("{value}") + len("{value}")]
+    return template.format(value=value)
+
+
 CONNECTOR: Final[dict[str, str]] = {"ko": " ", "ja": "、", "en": ", "}
 """Between several values said in one utterance."""
 
@@ -51,7 +69,77 @@ FREE_TEXT: Final[dict[str, tuple[str, ...]]] = {
         "I watered the plants",
     ),
 }
-"""Answers to open questions (a text slot with no examples)."""
+"""Answers to an open question about the user ("what happened?", "why?"): a free-text slot
+with no examples whose question asks for no request."""
+
+REQUESTS: Final[dict[str, tuple[str, ...]]] = {
+    "ko": (
+        "문 앞에 놓아 주세요",
+        "도착하기 전에 전화 주세요",
+        "엘리베이터가 없어요",
+        "현관 비밀번호는 문자로 보내 드릴게요",
+    ),
+    "ja": (
+        "玄関の前に置いてください",
+        "着く前に電話をください",
+        "エレベーターがありません",
+        "駐車場は建物の裏にあります",
+    ),
+    "en": (
+        "please call before you arrive",
+        "leave it at the front door",
+        "there is no elevator",
+        "the parking is behind the building",
+    ),
+}
+"""Answers to "any requests?" or "a note for us?": a note a customer leaves, never a diary
+sentence that happens to be text."""
+
+REQUEST_WORDS: Final[tuple[str, ...]] = (
+    "request",
+    "note",
+    "instruction",
+    "요청",
+    "메모",
+    "전달",
+    "要望",
+    "備考",
+    "メモ",
+    "リクエスト",
+)
+"""Words of a free-text slot's description or prompt that ask for a request or a note."""
+
+
+def asks_for_request(description: str, prompt: str) -> bool:
+    """Whether a free-text question asks for a request or a note (not for an account)."""
+    text = f"{description} {prompt}".lower()
+    return any(word in text for word in REQUEST_WORDS)
+
+
+ADDRESSES: Final[dict[str, tuple[str, ...]]] = {
+    "ko": (
+        "서울시 마포구 월드컵로 12길 34",
+        "부산시 해운대구 해운대로 570",
+        "대구시 수성구 동대구로 88",
+        "인천시 연수구 송도동 24-5",
+        "서울시 강남구 테헤란로 152",
+    ),
+    "ja": (
+        "東京都新宿区西新宿2-8-1",
+        "大阪府大阪市北区梅田3-1-1",
+        "京都府京都市中京区河原町通4-12",
+        "福岡県福岡市博多区博多駅前2-1-1",
+        "神奈川県横浜市西区みなとみらい2-3-5",
+    ),
+    "en": (
+        "221 Baker Street, Springfield",
+        "42 Oak Avenue, Portland",
+        "1600 Main Street, Apt 4B, Boston",
+        "75 Elm Road, Austin",
+        "9 Harbor Lane, Seattle",
+    ),
+}
+"""Answers to "where should we deliver it?" (an address slot with no examples)."""
 
 
 PERSON_NAMES: Final[dict[str, tuple[str, ...]]] = {

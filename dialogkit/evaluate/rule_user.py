@@ -35,9 +35,9 @@ from dialogkit.evaluate.goal import (
 )
 from dialogkit.evaluate.language import (
     CONNECTOR,
-    CORRECTION,
     OFF_TOPIC,
     builtin_examples,
+    correction,
     supported,
 )
 from dialogkit.evaluate.outcomes import outcomes_of
@@ -92,7 +92,7 @@ class RuleUser:
             return None
         text = self._intend(situation)
         if self.persona == "noisy" and self._rng.random() < NOISE_RATE:
-            return self._noise(text, situation.scenario.language)
+            return self._noise(text, situation.scenario)
         return Utterance(text)
 
     # ----------------------------------------------------------------- what to say
@@ -113,7 +113,7 @@ class RuleUser:
         if fixable and (expected is None or _distinctive(scenario, expected)):
             self._corrections[fixable[0]] = self._corrections.get(fixable[0], 0) + 1
             phrase = self._phrase(scenario, fixable[0], correcting=True)
-            return CORRECTION[language].format(value=phrase)
+            return correction(phrase, language)
         if wrong and expected in confirmation_slots(scenario):
             # Asked to confirm a value it did not mean: "no" (the graph asks again).
             self._corrections[wrong[0]] = self._corrections.get(wrong[0], 0) + 1
@@ -270,15 +270,28 @@ class RuleUser:
             if operator in {"equals", "in"}:
                 allowed = value if isinstance(value, list) else [value]
                 mine = self._value(scenario, name)
-                return [self._phrase(scenario, name) if mine in allowed else str(allowed[0])]
+                if mine in allowed:
+                    return [self._phrase(scenario, name)]
+                said = [str(option) for option in allowed if option is not None]
+                return said[:1] or None
             return [self._phrase(scenario, name)]
         if condition.field == "input.text" and operator == "contains":
-            return [str(value)]
+            return [str(value)] if value is not None else None
         if root in {"nlu", "input"}:
             return None
         return []
 
     # ----------------------------------------------------------------- values and words
+
+    def _values_in(self, scenario: Scenario) -> list[str]:
+        """Every wording of a value the user wants, longest first."""
+        said = {p for name in self._wanted(scenario) for p in self._phrasings_of(scenario, name)}
+        return sorted(said, key=len, reverse=True)
+
+    def _phrasings_of(self, scenario: Scenario, name: str) -> list[str]:
+        wanted = self._value(scenario, name)
+        spoken = self.goal.phrasings(name) or self._improvise(scenario, name)[1]
+        return [*spoken, *([] if wanted in (None, "") else [str(wanted)])]
 
     def _wanted(self, scenario: Scenario) -> list[str]:
         return [*self.goal.slots, *(n for n in self._improvised if n not in self.goal.slots)]
@@ -343,10 +356,15 @@ class RuleUser:
             return paraphrase.filler(chosen, language, self._rng)
         return chosen
 
-    def _noise(self, text: str, language: str) -> Utterance:
+    def _noise(self, text: str, scenario: Scenario) -> Utterance:
+        """A noisy turn: a typo in the wording (never in a value the user means: the goal
+        stays its true value, and no bot could read "suer527@example.com" as the user's
+        address), low STT confidence, silence or an off-topic remark."""
+        language = scenario.language
         roll = self._rng.random()
-        if roll < 0.35 and len(text) > 2:
-            return Utterance(_typo(text, self._rng))
+        typed = _typo(text, self._rng, self._values_in(scenario)) if roll < 0.35 else None
+        if typed is not None:
+            return Utterance(typed)
         if roll < 0.6:
             return Utterance(text, LOW_CONFIDENCE)
         if roll < 0.8:
@@ -354,10 +372,28 @@ class RuleUser:
         return Utterance(self._rng.choice(OFF_TOPIC[supported(language)]), CONFIDENT)
 
 
-def _typo(text: str, rng: random.Random) -> str:
-    """Swap two neighbouring characters (or double one, in scripts without spaces)."""
-    index = rng.randrange(len(text) - 1)
-    if text.isascii():
+def _typo(text: str, rng: random.Random, values: list[str]) -> str | None:
+    """Swap two neighbouring letters (or double one, in scripts without spaces) outside
+    every value in ``values`` said in ``text``; None when the wording is all values."""
+    kept = [False] * len(text)
+    for said in values:
+        start = text.find(said) if said else -1
+        while start >= 0:
+            kept[start : start + len(said)] = [True] * len(said)
+            start = text.find(said, start + 1)
+    swap = text.isascii()
+    spots = [
+        index
+        for index in range(len(text) - 1)
+        if text[index].isalpha()
+        and not kept[index]
+        and (not swap or (text[index + 1].isalpha() and not kept[index + 1]))
+        and (not swap or text[index] != text[index + 1])
+    ]
+    if not spots:
+        return None
+    index = rng.choice(spots)
+    if swap:
         return text[:index] + text[index + 1] + text[index] + text[index + 2 :]
     return text[: index + 1] + text[index] + text[index + 1 :]
 

@@ -232,8 +232,26 @@ class _Checker:
         yield from slot_meaning_problems(self.doc.slots)
 
     def _eval_values(self, name: str, slot: Slot) -> Iterator[Problem]:
-        """Values simulated users are given must be values the slot accepts."""
+        """Values simulated users are given must be values the slot accepts; a text slot
+        with none to give them gets made-up ones, which the author should know."""
         from dialogkit.nlu.entities import INVALID, coerce
+        from dialogkit.nlu.kinds import slot_kind
+
+        if (
+            slot.type == "text"
+            and not (slot.examples or slot.eval_values or slot.pattern)
+            and slot_kind(name, slot) == "free_text"
+        ):
+            # Names, phones, e-mails and addresses come from per-language banks that fit them;
+            # only a free text is made up without knowing what the slot is about.
+            yield Problem(
+                path=f"slots.{name}",
+                message="No `examples` or `eval_values`: `dialogkit eval` gives simulated "
+                "users a generated free text "
+                "(see docs/evaluate.md, 'Generated values'); add a few values your users "
+                "would say.",
+                severity="warning",
+            )
 
         for i, value in enumerate(slot.eval_values):
             if coerce(slot, value, name=name) is INVALID:

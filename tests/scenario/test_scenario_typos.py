@@ -83,7 +83,8 @@ def test_unknown_targets_slots_and_operators_suggest_the_close_name(
     change: dict[str, Any], path: str, hint: str
 ) -> None:
     node = {"id": "a", "description": "A.", **change}
-    data = make_graph([node, END], slots={"name": {"type": "text", "prompt": "Name?"}})
+    name = {"type": "text", "prompt": "Name?", "examples": ["Emma"]}
+    data = make_graph([node, END], slots={"name": name})
     severity, message = problems(data)[path]
     assert severity == "error" and hint in message
 
@@ -160,7 +161,8 @@ def test_cli_fails_on_a_key_one_edit_from_a_known_key(
     """`colect_slots` makes the node collect nothing: the graph still runs (the library and
     the HTTP validate endpoint call it a warning), but `dialogkit validate` fails."""
     node = {"id": "a", "description": "A.", "colect_slots": ["name"], "default_next": "end"}
-    data = make_graph([node, END], slots={"name": {"type": "text", "prompt": "Name?"}})
+    name = {"type": "text", "prompt": "Name?", "examples": ["Emma"]}
+    data = make_graph([node, END], slots={"name": name})
     assert problems(data)["graph.nodes[0].colect_slots"][0] == "warning"
     engine.start(data)
     assert main(["validate", write(tmp_path, data)]) == 1
@@ -183,7 +185,8 @@ def test_structure_errors_do_not_hide_the_content_problems(
         "wait_for_input": "sometimes",
         "default_next": "ned",
     }
-    data = make_graph([node, END], slots={"name": {"type": "text", "prompt": "Name?"}})
+    name = {"type": "text", "prompt": "Name?", "examples": ["Emma"]}
+    data = make_graph([node, END], slots={"name": name})
     data["graph"]["nodes"][1]["terminal"] = "yes please"
     data["graph"]["global_transitions"] = [{"target": "nowhere"}]
     found = problems(data)
@@ -217,7 +220,8 @@ def test_a_suggestion_ends_the_sentence_without_a_stray_full_stop() -> None:
             {"target": "end", "condition": entity},
         ],
     }
-    data = make_graph([node, END], slots={"name": {"type": "text", "prompt": "Name?"}})
+    name = {"type": "text", "prompt": "Name?", "examples": ["Emma"]}
+    data = make_graph([node, END], slots={"name": name})
     messages = [text for _severity, text in problems(data).values()]
     assert sum("did you mean `name`?" in text for text in messages) == 2
     for text in messages:
