@@ -17,7 +17,7 @@ from dialogkit.errors import (
 )
 from dialogkit.scenario.model import ScenarioDocument
 from dialogkit.scenario.problems import NEAR_MISS_KEY, Problem
-from dialogkit.scenario.registry import registered_names
+from dialogkit.scenario.registry import REGISTRY_FILE, registered_names
 from dialogkit.scenario.scenario import Scenario
 
 
@@ -57,6 +57,11 @@ def _validate(args: argparse.Namespace) -> int:
     that field, which is almost never what the author meant."""
     failed = 0
     for target in args.scenarios:
+        other = _other_json(target)
+        if other:
+            # `dialogkit validate scenarios/*.json` also names these; they are not scenarios.
+            print(f"{target}: skipped, {other}")
+            continue
         try:
             scenario = (
                 Scenario.from_file(target) if _names_a_file(target) else Scenario.load(target)
@@ -102,6 +107,28 @@ def _not_found(target: str) -> str:
     if _names_a_file(target):
         return "the file does not exist."
     return f"not a file, nor a registered scenario ({', '.join(registered_names())})."
+
+
+def _other_json(target: str) -> str:
+    """What a JSON file beside the scenarios is when it is not one: the registry or a schema."""
+    path = Path(target)
+    if path.suffix.lower() != ".json" or not path.is_file():
+        return ""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return ""  # reading it as a scenario reports the problem
+    if not isinstance(data, dict) or "metadata" in data or "graph" in data:
+        return ""
+    if "$schema" in data:
+        return "a JSON Schema, not a scenario."
+    if (
+        path.name == REGISTRY_FILE
+        and data
+        and all(isinstance(file, str) and file.endswith(".json") for file in data.values())
+    ):
+        return "the scenario registry (names to files), not a scenario: validate the names."
+    return ""
 
 
 def _names_a_file(target: str) -> bool:
