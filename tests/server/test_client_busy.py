@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 
 import httpx
 import pytest
@@ -108,3 +110,18 @@ def test_retry_after_is_read_from_the_header(header: str | None, seconds: int) -
     ):
         client.message("s1", "hello")
     assert busy.value.retry_after_s == seconds
+
+
+def test_retry_after_may_be_an_http_date() -> None:
+    when = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(429, json={"detail": "busy"}, headers={"retry-after": when})
+
+    transport = httpx.MockTransport(answer)
+    with (
+        Client("http://service.test", transport=transport) as client,
+        pytest.raises(SessionBusy) as busy,
+    ):
+        client.message("s1", "hello")
+    assert 28 <= busy.value.retry_after_s <= 31
