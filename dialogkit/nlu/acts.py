@@ -129,6 +129,8 @@ def offers_values(text: str, language: str = "") -> bool:
     normal = normalize(text)
     if pattern(language, "question_word", lambda p: p.question_word).search(normal):
         return False
+    if pattern(language, "general_asks", lambda p: p.general_asks).search(normal):
+        return False  # "토요일에도 되나요?" asks about Saturdays, it books none
     return bool(pattern(language, "offers", lambda p: p.offers).search(normal))
 
 
@@ -155,6 +157,47 @@ def correction(text: str, language: str = "") -> str | None:
     if act is not None and act.act == "deny" and not act.whole and act.rest:
         return act.rest
     return None
+
+
+def corrected_in_place(text: str, language: str = "") -> str | None:
+    """The utterance as it would have been said right: an announced correction's new part
+    in place of the last word before the announcement ("1990년 5월 17일이요, 아 잠깐만요
+    18일이에요" -> "1990년 5월 18일이에요"), for a new part that is only a piece of the value.
+    None when no correction is announced."""
+    announcing = pattern(language, "correction", lambda p: p.correction, re.IGNORECASE)
+    matches = list(announcing.finditer(text))
+    if not matches:
+        return None
+    kept = text[: matches[-1].start()].rstrip(_PAYLOAD_EDGES).rsplit(maxsplit=1)
+    payload = text[matches[-1].end() :].strip(_PAYLOAD_EDGES)
+    return f"{kept[0]} {payload}" if len(kept) == 2 and payload else None
+
+
+@lru_cache(maxsize=4096)
+def says_nothing(text: str, language: str = "") -> bool:
+    """Whether the whole answer gives nothing ("nope, nothing else", "특별히 없어요",
+    "ありません"): a no to an optional question, not its text."""
+    nothing = pattern(language, "nothing_answers", lambda p: p.nothing_answers)
+    normal = normalize(text)
+    opener = _consume(normal, opener_words(language))
+    # An opener may also begin the answer itself ("あ" in "ありません"): try both readings.
+    for said in (normal, opener[1]) if opener is not None and opener[1] else (normal,):
+        act = leading_act(said)
+        if act is not None and act.act == "deny":
+            if act.whole:
+                return True
+            said = act.rest
+        if nothing.fullmatch(said.strip()) is not None:
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def is_small_talk(text: str, language: str = "") -> bool:
+    """Whether the utterance chats ("nice weather today", "오늘 날씨 진짜 좋네요",
+    "今日はいい天気ですね") rather than answers: its day word names no date."""
+    chat = pattern(language, "small_talk", lambda p: p.small_talk)
+    return chat.search(normalize(text)) is not None
 
 
 @lru_cache(maxsize=8192)

@@ -137,10 +137,20 @@ def _valid(year: int, month: int, day: int) -> bool:
     return True
 
 
+RECENT_PAST_DAYS = 31
+"""A date without a year that passed at most this long ago is this year's: "November 20"
+said on 25 November is a slip for the past (a future slot re-asks), not a year ahead."""
+
+
 def _without_year(month: int, day: int, frame: Frame, period: Period | None) -> date | None:
-    """The next such date (the last one for a past date), counting today."""
+    """The next such date (the last one for a past date), counting today; one that passed
+    within ``RECENT_PAST_DAYS`` is this year's."""
     today = frame.today
     step = -1 if period == "past" else 1
+    if step == 1 and _valid(today.year, month, day):
+        recent = date(today.year, month, day)
+        if 0 < (today - recent).days <= RECENT_PAST_DAYS:
+            return recent
     for year in (today.year, today.year + step, today.year + 2 * step, today.year + 4 * step):
         if _valid(year, month, day):
             found = date(year, month, day)

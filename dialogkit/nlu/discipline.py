@@ -157,7 +157,7 @@ def admit(
             return None
         if kind == "address" and not plausible_address(value, language):
             return None
-        if kind == "person_name" and _holds_number(value):
+        if kind == "person_name" and (_holds_number(value) or is_clause(value, language)):
             return None
     if kind == "phone" and not _plausible_phone(str(value)):
         return None
@@ -166,6 +166,13 @@ def admit(
         if born is None or not plausible_birth_date(born, today or date.today()):
             return None
     return value
+
+
+def is_clause(value: str, language: str = "") -> bool:
+    """Whether a value is a clause ("I watched TV for long", "화분에 물을 줬어요"): a
+    person's name never is."""
+    marks = pattern(language, "clause_marks", lambda p: p.clause_marks, re.IGNORECASE)
+    return marks.search(value.strip()) is not None
 
 
 def _is_interjection(value: str, language: str) -> bool:

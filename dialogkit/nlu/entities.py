@@ -18,8 +18,8 @@ from dialogkit.nlu.acts import polarity
 from dialogkit.nlu.dates import read_date
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.fuzzy import Target, closest, targets
-from dialogkit.nlu.kinds import DURATION_UNITS, slot_kind
-from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.kinds import DURATION_UNITS, MONEY_UNITS, slot_kind
+from dialogkit.nlu.lang import paraphrases, pattern, words
 from dialogkit.nlu.numbers import (
     Quantity,
     digits_spoken,
@@ -57,7 +57,7 @@ class _Invalid:
 INVALID: Final = _Invalid()
 """Returned when a value does not fit its slot (or nothing fitting was found)."""
 
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().,-]{7,17}\d)(?!\d)")
 _PHONE_JOINER = re.compile(r"(?<=\d)\s*(?:에|의|다시|dash|の)\s*(?=\d)")
 """What people say between the groups of a phone number ("공일공에 일이삼사에 ...")."""
@@ -92,11 +92,13 @@ _UNITS: Final[dict[str, tuple[str, float]]] = {
     "people": ("people", 1.0),
     "items": ("items", 1.0),
     "age": ("age", 1.0),
+    **dict.fromkeys(MONEY_UNITS, ("money", 1.0)),
 }
-"""Slot units: the kind of quantity and the factor to that kind's base unit."""
+"""Slot units: the kind of quantity and the factor to that kind's base unit (an amount of
+money is kept as said: the engine converts no currency)."""
 
 _CALENDAR: Final = frozenset(
-    {"clock", "minute", "second", "duration", "year", "month", "day", "week", "night"}
+    {"clock", "minute", "second", "duration", "year", "month", "months", "day", "week", "night"}
 )
 """Counters of times and dates: "7시" is never a party size."""
 
@@ -105,6 +107,7 @@ _SPANS: Final[dict[str, tuple[str, float]]] = {
     "night": ("days", 1.0),
     "day": ("days", 1.0),
     "week": ("days", 7.0),
+    "months": ("days", 30.0),
     "duration": ("seconds", 1.0),
     "minute": ("seconds", 60.0),
     "second": ("seconds", 1.0),
@@ -258,6 +261,15 @@ def _enum_plan(slot: Slot) -> _EnumPlan:
     for value in slot.values:
         candidates.append((value.lower(), value))
         candidates.extend((synonym.lower(), value) for synonym in slot.synonyms.get(value, []))
+    declared = {needle for needle, _ in candidates}
+    # A value said in other words ("bring it to my house" for "delivery"): the paraphrase
+    # groups of the packs, unless a phrase is already another value's.
+    candidates.extend(
+        (other, value)
+        for needle, value in list(candidates)
+        for other in paraphrases(needle)
+        if other not in declared
+    )
     needles = tuple(sorted(candidates, key=lambda item: len(item[0]), reverse=True))
     alternatives = [_word_pattern(needle) for needle, _ in needles if needle]
     any_needle = re.compile("|".join(alternatives)) if alternatives else None
@@ -299,8 +311,17 @@ def extract_time(slot: Slot, text: str, *, expected: bool = True) -> Any:
     return readings[0] if readings else INVALID
 
 
+_DATE_OR_CLOCK: Final = re.compile(
+    r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}"
+    r"|\d{1,2}:\d{2}(?::\d{2})?)(?!\d)"
+)
+"""Digits a date or a clock time consumes ("2026-11-30, 12:45"): never part of a phone."""
+
+
 def extract_phone(text: str) -> Any:
-    """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔")."""
+    """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔"); digits
+    that write a date or a time are no phone."""
+    text = _DATE_OR_CLOCK.sub(" ; ", text)
     spoken = (digits_spoken(text), digits_spoken(without_particle_i(text)))
     for source in (text, *(_PHONE_JOINER.sub("-", reading) for reading in spoken)):
         for match in _PHONE.finditer(source):
@@ -368,17 +389,63 @@ def _joined_name(value: str) -> str:
     return value.replace(" ", "") if _SPACED_HANGUL_NAME.fullmatch(value) else value
 
 
+_CLAUSE_BREAK: Final = re.compile(r"\s*[,;、。，]\s*")
+
+
+@lru_cache(maxsize=1)
+def _lead_in() -> re.Pattern[str]:
+    """Hesitations, greetings and a plain yes that may open an answer ("um, ...", "네
+    안녕하세요 ...", "えーと、..."), each followed by a pause: never part of the value
+    (compiled once from every pack)."""
+    said = (
+        *words("", lambda p: p.openers),
+        *words("", lambda p: p.lead_words.get("affirm", ())),
+        *words("", lambda p: p.intents.get("greet", ((), ()))[0]),
+        *words("", lambda p: p.intents.get("greet", ((), ()))[1]),
+    )
+    alternatives = "|".join(re.escape(w) for w in sorted(set(said), key=len, reverse=True))
+    return re.compile(rf"^(?:(?:{alternatives})(?:\s*[,.…!~、。]+\s*|\s+))+", re.IGNORECASE)
+
+
+def without_lead_in(text: str) -> str:
+    """``text`` without the hesitations and greetings it opens with (all of it when nothing
+    else is said)."""
+    rest = _lead_in().sub("", text)
+    return rest if rest.strip() else text
+
+
+def _framed_name(text: str) -> str | None:
+    """The name a pack's frame reads out of the whole of ``text``; never a clause ("for my
+    dad" in "this is for my dad") nor a day ("あの、やっぱり明後日でお願いします" names a date,
+    not a guest)."""
+    clause = pattern("", "clause_marks", lambda p: p.clause_marks, re.IGNORECASE)
+    cleaned = _TRAILING.sub("", text.strip())
+    for frame in _name_frames():
+        found = frame.fullmatch(cleaned)
+        if found is not None:
+            value = _joined_name(found.group("value").strip())
+            if clause.search(value) or read_date(value, Frame.of(None)) is not None:
+                continue
+            return value
+    return None
+
+
 def extract_text(slot: Slot, text: str, name: str = "") -> Any:
-    """The answer itself, or the ``pattern`` match; a person's name is read out of the
-    sentence around it ("제 이름은 김민수입니다" -> "김민수")."""
+    """The answer itself without its opening hesitation, or the ``pattern`` match. A
+    person's name is read out of the sentence around it ("제 이름은 김민수입니다" -> "김민수"),
+    after any hesitation ("아 네, 저는 ..."), or out of the first clause that frames one when
+    the sentence gives other values too ("Maria Lopez, 555-201-3344, I need metformin" ->
+    "Maria Lopez"): by the packs' frames first, since an author's pattern rarely foresees
+    them all."""
+    cleaned = _TRAILING.sub("", without_lead_in(text.strip()))
+    if cleaned and slot_kind(name, slot) == "person_name":
+        clauses = _CLAUSE_BREAK.split(cleaned)
+        for said in dict.fromkeys((text, cleaned, *(clauses if len(clauses) > 1 else ()))):
+            found = _framed_name(said)
+            if found is not None:
+                return found or INVALID
     if slot.pattern:
         return extract_pattern(slot, text)
-    cleaned = _TRAILING.sub("", text.strip())
-    if cleaned and slot_kind(name, slot) == "person_name":
-        for frame in _name_frames():
-            found = frame.fullmatch(cleaned)
-            if found is not None:
-                return _joined_name(found.group("value").strip()) or INVALID
     return cleaned or INVALID
 
 

@@ -31,6 +31,8 @@ DURATION_UNITS: Final[dict[str, tuple[str, float]]] = {
     "day": ("days", 1.0),
     "weeks": ("days", 7.0),
     "week": ("days", 7.0),
+    "months": ("days", 30.0),
+    "month": ("days", 30.0),
     "hours": ("seconds", 3600.0),
     "hour": ("seconds", 3600.0),
     "minutes": ("seconds", 60.0),

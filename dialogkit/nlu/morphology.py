@@ -16,7 +16,8 @@ Japanese: -ました/-ます/-ません/-でした/-です/-ください/-て/-�
 English: a keyword's last word also matches with -s, -es, -ed, -d, -ing, and a doubled final
     consonant ("cancelled").
 
-Spaces inside a keyword are optional in the utterance ("안 맞" matches "안맞아요"), and one
+Spaces inside a keyword are optional in the utterance ("안 맞" matches "안맞아요"), a Korean
+word of it may carry a particle or 쯤 ("언제 시작" matches "언제쯤 시작됐어요"), and one
 word that is not a negation may come between its words ("밥은 사실 안 먹었"). A keyword
 that does not itself express a negation does not match where the utterance negates it
 ("아파" is not in "안 아파요", "take" is not in "didn't take", "飲んだ" not in "飲んでない").
@@ -80,6 +81,9 @@ _JA_ENDINGS: Final = ("ました", "ません", "でした", "ください", "�
 _KO_GAP = r"(?:\s+(?!안\s|못\s|안$|못$)[^\s안못]\S*)?\s*"
 """Between the words of a keyword: optional space, or one inserted word that is not a
 negation ("밥은 사실 안 먹었" says "밥은 안 먹었"; "네 안 맞아요" does not say "네 맞")."""
+_KO_GLUED = r"(?:쯤|은|는|이|가|을|를|도|에)?"
+"""A particle or "about" glued to a keyword's word before the next ("언제쯤 시작" says "언제
+시작", "자극이 없" says "자극 없")."""
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _NEGATING_KEYWORD = re.compile(
@@ -134,7 +138,8 @@ def keyword_pattern(keyword: str) -> re.Pattern[str]:
         body = r"\s+".join(parts)
         before = "" if negating else _EN_NEGATED_BEFORE
         return re.compile(rf"{before}(?<![a-z0-9]){body}(?![a-z0-9])")
-    body = _KO_GAP.join(re.escape(part) for part in word.split())
+    gap = _KO_GLUED + _KO_GAP if _HANGUL.search(word) else _KO_GAP
+    body = gap.join(re.escape(part) for part in word.split())
     if word.endswith("하") and (len(word.replace(" ", "")) >= 3 or " " in word):
         body = body[: -len(re.escape("하"))] + "(?:하|해|했|할|함|합|한)"
     if negating:

@@ -82,7 +82,7 @@ def _alternation(words: object) -> str:
 
 _ATOM: Final = re.compile(
     r"(?P<arabic>\d{1,3}(?:,\d{3}){1,6}(?:\.\d{1,12})?|\d{1,24}(?:\.\d{1,12})?)"
-    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen|week|night|day|fortnight|minute)\b)|"
+    r"|(?P<en>(?<![a-z])(?:a(?=\s+(?:hundred|thousand|million|dozen|week|night|day|fortnight|minute|month|year)\b)|"
     r"an(?=\s+(?:hour|hr)\b)|"
     + _alternation(_EN)
     + r")(?![a-z]))"
@@ -121,6 +121,7 @@ COUNTER_KINDS: Final[tuple[tuple[str, str, float], ...]] = (
     ("portion", "portion", 1.0),
     ("age", "age", 1.0),
     ("year", "year", 1.0),
+    ("months", "months", 1.0),
     ("month", "month", 1.0),
     ("day", "day", 1.0),
     ("week", "week", 1.0),

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from dialogkit.nlu.acts import correction, is_negated, is_question, leading_act
+from dialogkit.nlu.acts import (
+    WHOLE_ACT_SCORE,
+    corrected_in_place,
+    correction,
+    is_negated,
+    is_question,
+    leading_act,
+    says_nothing,
+)
 from dialogkit.nlu.base import NLURequest
 from dialogkit.nlu.builtin import BUILTIN_INTENTS
 from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
@@ -33,11 +41,12 @@ from dialogkit.nlu.entities import (
 )
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.kinds import is_identifier, slot_labels
-from dialogkit.nlu.lang import paraphrases, pattern, words
+from dialogkit.nlu.lang import paraphrases, paraphrases_within, pattern, words
 from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
 from dialogkit.nlu.numbers import Quantity, words_as_digits
 from dialogkit.nlu.ranges import nights, read_range
 from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu.topics import TOPIC_SCORE, asked_topic, distinctive_topics
 from dialogkit.nlu.words import meant_part
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
@@ -85,6 +94,8 @@ BEST_TEXT_CHARS: Final = 80
 """Only short utterances are remembered: they are the ones that recur, and the memory stays
 bounded."""
 SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
+LEAVE_TAKING: Final = frozenset({"goodbye", "thanks", "greet"})
+"""Built-in intents a scenario's own intent said by keyword in the same sentence overrides."""
 ANSWERED_BY_QUESTIONS: Final = CONTROL_INTENTS | SOCIAL_INTENTS
 """Built-in intents a question may carry ("can you say that again?", "how are you?")."""
 """A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
@@ -177,7 +188,11 @@ class IntentMatcher:
         texts = [*intent.examples]
         if implied_name and intent.description:
             texts.append(intent.description)
-        said = [*intent.keywords, *(p for k in intent.keywords for p in paraphrases(k))]
+        said = [
+            *intent.keywords,
+            *(p for k in intent.keywords for p in paraphrases(k)),
+            *(p for e in intent.examples for p in paraphrases_within(e)),
+        ]
         needles = (k for k in (normalize(k) for k in said) if k)
         # A longer keyword is more specific; a stemmed one is as specific as its stem.
         keywords = [
@@ -280,6 +295,8 @@ class RuleIndex:
         for name, matcher in self.matchers.items():
             for example in matcher.examples[: len(self.intents[name].examples)]:
                 self.exact.setdefault(example.text, name)
+        self.topics = distinctive_topics(self.intents)
+        """Question intent -> the words only its examples use (``dialogkit.nlu.topics``)."""
         self._candidates: dict[str, tuple[str, ...]] = {}
         self._rememberable: dict[str, bool] = {}
         self.best: dict[tuple[str, str], tuple[str | None, float]] = {}
@@ -381,17 +398,23 @@ class RuleNLU:
             closing = goodbye.score(utterance)
             if closing >= KEYWORD_SCORE:
                 intent, confidence = "goodbye", max(confidence, closing)
+        # "Nope, nothing else" to an optional question is a no, not its text.
+        nothing = says_nothing(text, request.scenario.language)
+        weak = intent in (None, "deny") or confidence <= INTENT_THRESHOLD
+        if nothing and "deny" in request.intents and weak:
+            intent, confidence = "deny", max(confidence, WHOLE_ACT_SCORE)
         if confidence <= INTENT_THRESHOLD:
             intent = None
         question = is_question(text, request.scenario.language)
         not_an_answer = (
             question
+            or nothing
             or (act is not None and act.whole)
             or (intent in CONTROL_INTENTS and confidence >= 0.8)
             or (intent in SOCIAL_INTENTS and confidence >= 0.8 and len(text.split()) <= 3)
         )
         # A correction is read for what it says instead: "신용카드 말고 체크카드요".
-        corrected = correction(text, request.scenario.language)
+        corrected = None if nothing else correction(text, request.scenario.language)
         content = text if corrected is None else corrected
         entities = {}
         frame = Frame.of(request.user)
@@ -413,12 +436,19 @@ class RuleNLU:
                 value = validate(slot, counts[name]) if name in counts else INVALID
             else:
                 value = _extract_not_own(request, name, slot, content, expected, frame)
+                if value is INVALID and expected and corrected is not None:
+                    # "5월 17일, 아 아니 18일": the new part is a piece of the value.
+                    in_place = corrected_in_place(text, language)
+                    if in_place is not None:
+                        value = _extract_not_own(request, name, slot, in_place, expected, frame)
             if value is not INVALID:
                 entities[name] = value
         entities.update(_ranges(request, content, frame))
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
-        if corrects and intent == "deny":
+        # A weak resemblance to an example is no intent when the utterance corrects a value:
+        # "신용카드 말고 체크카드로" shares its card words with "체크카드랑 신용카드 차이가 뭐예요".
+        if corrects and (intent == "deny" or confidence < KEYWORD_SCORE):
             intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,
@@ -447,12 +477,24 @@ class RuleNLU:
         if known is not None:
             return known
         intent, confidence = None, 0.0
+        declared: tuple[str | None, float] = (None, 0.0)
         for name, matcher in self._matchers(request, index):
             if asking and matcher.action and name not in ANSWERED_BY_QUESTIONS:
                 continue
             score = matcher.score(utterance)
             if score > confidence:
                 intent, confidence = name, score
+            if name not in BUILTIN_INTENTS and score > declared[1]:
+                declared = (name, score)
+        # A leave-taking that also says one of the scenario's own intents by keyword ("다음에
+        # 할게요, 신청 안 할래요") is that intent: the scenario declared what it means here.
+        if intent in LEAVE_TAKING and declared[1] >= KEYWORD_SCORE:
+            intent, confidence = declared
+        if confidence <= INTENT_THRESHOLD and asking and request.intents is index.intents:
+            # A question said in other words still names the thing it asks about.
+            topic = asked_topic(utterance.text, index.topics, index.candidates(request.node.id))
+            if topic is not None:
+                intent, confidence = topic, TOPIC_SCORE
         if own:
             index.remember(key, (intent, confidence))
         return intent, confidence

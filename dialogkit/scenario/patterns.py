@@ -11,10 +11,14 @@ the registered scenarios rely on: those that RE2 rejects run on the ``regex`` pa
 per-search time limit, and a search that runs out of time counts as no match. Within a turn
 (``search_budget``) all such searches together share one small budget, so a graph with many
 slow patterns cannot add up to a long stall either. And the whole process shares one more
-(``SHARED_SEARCH``): lookaround searches of all turns together may take at most
-``PROCESS_SEARCH_SHARE`` of the event loop's time (in bursts of up to
-``PROCESS_SEARCH_BURST_S``), so twenty sessions posting slow patterns at once delay the other
-sessions by tens of milliseconds, not seconds; past it their searches count as no match.
+(``SHARED_SEARCH``): what turns search beyond a small free allowance each
+(``TURN_FREE_SEARCH_S``) may take at most ``PROCESS_SEARCH_SHARE`` of the event loop's time
+(in bursts of up to ``PROCESS_SEARCH_BURST_S``), so twenty sessions posting slow patterns at
+once delay the other sessions by tens of milliseconds, not seconds; past it their searches
+count as no match. The allowance is what keeps honest turns exact under any load: a
+scenario's own lookaround patterns take microseconds a search (a turn of ``call_for_fire``
+searches for about 0.1 ms in all), which would otherwise be a large share of a busy
+process's time and run the shared budget dry for everyone.
 
 Python's ``\\d``, ``\\w`` and ``\\s`` match any script; RE2's only ASCII. They are rewritten to
 their Unicode classes so that a pattern means the same under both engines. ``\\b`` stays ASCII
@@ -52,6 +56,10 @@ PROCESS_SEARCH_SHARE: Final = 0.2
 PROCESS_SEARCH_BURST_S: Final = 0.02
 """Most lookaround search time the process may spend at once, after a quiet spell."""
 
+TURN_FREE_SEARCH_S: Final = 0.002
+"""Search time each turn (or each search outside a turn) has before it draws on the
+process's share: twenty times what an honest turn needs."""
+
 RE2_MAX_MEM: Final = 8 << 20
 """Memory RE2 may use for one compiled pattern; a bigger program is rejected, not run."""
 
@@ -68,7 +76,8 @@ _UNICODE_CLASSES: Final = {
 
 
 _budget: ContextVar[list[float] | None] = ContextVar("pattern_search_budget", default=None)
-"""Seconds left for lookaround searches in the current turn; None outside a turn."""
+"""Seconds left for lookaround searches in the current turn, and of its free allowance; None
+outside a turn."""
 
 
 @contextmanager
@@ -77,7 +86,7 @@ def search_budget(seconds: float = TURN_SEARCH_BUDGET_S) -> Iterator[None]:
 
     The budget lives in a context variable, so concurrent turns (tasks) each have their own.
     """
-    token = _budget.set([seconds])
+    token = _budget.set([seconds, TURN_FREE_SEARCH_S])
     try:
         yield
     finally:
@@ -157,15 +166,17 @@ class _Bounded:
     def _run(self, method: Any, text: str) -> Match | None:
         budget = _budget.get()
         limit = FALLBACK_SEARCH_TIMEOUT_S
+        free = TURN_FREE_SEARCH_S
         if budget is not None:
             limit = min(limit, budget[0])
+            free = budget[1]
             if limit <= 0:
                 return None
         shared = SHARED_SEARCH.available()
-        if shared < MIN_SEARCH_S:
+        if shared + free < MIN_SEARCH_S:
             SHARED_SEARCH.warn_exhausted()
             return None
-        limit = min(limit, shared)
+        limit = min(limit, shared + free)
         started = time.perf_counter()
         try:
             found: Match | None = method(text, timeout=limit, concurrent=True)
@@ -178,9 +189,10 @@ class _Bounded:
             )
             found = None
         spent = time.perf_counter() - started
-        SHARED_SEARCH.spend(spent)
+        SHARED_SEARCH.spend(max(0.0, spent - free))
         if budget is not None:
             budget[0] -= spent
+            budget[1] = max(0.0, free - spent)
         return found
 
 

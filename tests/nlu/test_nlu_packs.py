@@ -144,3 +144,20 @@ def intent_of(text: str) -> str | None:
 )
 def test_a_question_never_fires_an_action(text: str, intent: str | None) -> None:
     assert intent_of(text) == intent
+
+
+@pytest.mark.parametrize(
+    ("example", "says_group"),
+    [
+        ("배송으로 해 주세요", True),  # a particle after the phrase
+        ("택배 보내 주세요", True),
+        ("배송지 변경할게요", False),  # another noun that starts with it
+        ("주소가 배송지예요", False),
+    ],
+)
+def test_an_example_says_a_paraphrase_group_only_with_the_phrase_as_its_own_words(
+    example: str, says_group: bool
+) -> None:
+    from dialogkit.nlu.lang import paraphrases_within
+
+    assert ("배달" in paraphrases_within(example)) is says_group

@@ -144,3 +144,28 @@ async def test_slow_lookaround_patterns_share_one_budget_per_turn(
     # Each search that runs out of time spends FALLBACK_SEARCH_TIMEOUT_S of the budget.
     assert 1 <= len(gave_up) <= TURN_SEARCH_BUDGET_S / FALLBACK_SEARCH_TIMEOUT_S + 1
     assert len(gave_up) < len(intents) // 4
+
+
+def test_honest_turns_keep_their_lookaround_matches_when_the_process_share_is_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A scenario's own lookaround patterns take microseconds; a busy process running many
+    such turns back to back (an evaluation, a conversation test) must never find them
+    counted as no match because slow patterns elsewhere spent the shared budget."""
+    from dialogkit.scenario import patterns
+
+    drained = patterns.SharedSearchTime(share=0.0, burst=0.0)
+    monkeypatch.setattr(patterns, "SHARED_SEARCH", drained)
+    callsign = compile_pattern(r"(?<!\d)(?P<value>[A-Z][a-z]+ \d-\d)(?!\d)")
+    assert callsign is not None and linear_pattern(r"(?<!\d)a") is None  # a bounded pattern
+    for _ in range(1000):  # every turn has its own free allowance
+        with patterns.search_budget():
+            found = callsign.search("Hammer 6, this is Eagle 2-4, over")
+            assert found is not None and found.group("value") == "Eagle 2-4"
+    with patterns.search_budget():
+        hostile = compile_pattern(r"^(a|a)*(?!x)$")
+        assert hostile is not None
+        started = time.perf_counter()
+        assert hostile.search("a" * 40 + "!") is None  # cut at the turn's allowance
+        assert time.perf_counter() - started < FALLBACK_SEARCH_TIMEOUT_S
+        assert callsign.search("this is Eagle 2-4") is None  # nothing left for this turn

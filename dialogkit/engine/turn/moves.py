@@ -85,7 +85,10 @@ def choose_move(
         if move is None or move.kind == "stay":
             move = turn_limit(node, state.node_turns) or move
     if move is None:
-        move = default_move(node, slots, accepted, exhausted=exhausted)
+        changed = any(
+            state.slots.get(name) not in (None, "", value) for name, value in accepted.items()
+        )
+        move = default_move(node, slots, accepted, exhausted=exhausted, changed=changed)
     if move is None and node.params.skill:
         move = Move("stay")  # a skill node answers what no transition takes
     return Choice(move, accepted) if move is not None else Choice(None)
@@ -149,14 +152,25 @@ def turn_limit(node: Node, node_turns: int) -> Move | None:
 
 
 def default_move(
-    node: Node, slots: Mapping[str, Any], accepted: Mapping[str, Any], *, exhausted: bool
+    node: Node,
+    slots: Mapping[str, Any],
+    accepted: Mapping[str, Any],
+    *,
+    exhausted: bool,
+    changed: bool = False,
 ) -> Move | None:
-    """What happens when no transition matched: default_next, or re-ask, or nothing."""
+    """What happens when no transition matched: default_next, or re-ask, or nothing.
+
+    ``changed``: the turn replaced the value of a filled slot the node accepts. That answer
+    was used even when no transition names it ("no, make it 5 pm instead" at a read-back whose only
+    transitions are yes and no): the node stays, so the value is kept and the node speaks
+    again with it (a read-back reads the corrected values back), rather than fall back and
+    lose it."""
     if node.collect_slots and missing_slots(node, slots):
         return Move("stay") if accepted or exhausted else None
     if node.default_next is not None:
         return Move("goto", node.default_next)
-    return Move("stay") if exhausted else None
+    return Move("stay") if exhausted or changed else None
 
 
 def first_move(scenario: Scenario, node: Node, scope: Mapping[str, Any]) -> Move | None:

@@ -18,6 +18,7 @@ from dialogkit.engine.turn.slots import expected_slot
 from dialogkit.nlg import phrases
 from dialogkit.nlg.base import FallbackKind, NLGKind, NLGRequest
 from dialogkit.nlg.dedupe import said_before
+from dialogkit.nlu.acts import is_question
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.templates import render, variants
 from dialogkit.skills.base import SkillOutcome
@@ -60,6 +61,16 @@ class Replies:
         slot = self.moment.scenario.slot(expected) if expected else None
         return render(slot.prompt, self.moment.scope()) if slot and slot.prompt else ""
 
+    def already_asks(self, node: Node, text: str) -> bool:
+        """Whether the node's declared reply is itself the question for its first slot ("How
+        many packs of metformin?"): then the slot's prompt is not said a second time. Once the
+        first slot has a value the reply no longer asks what the node expects, so the next
+        slot's prompt is added."""
+        expected = expected_slot(node, self.moment.state.slots)
+        if not node.collect_slots or expected != node.collect_slots[0]:
+            return False
+        return is_question(text, self.moment.scenario.language)
+
     def help(self, node: Node) -> str:
         """The node's help (else the language's), then its question."""
         language = self.moment.scenario.language
@@ -93,8 +104,13 @@ class Replies:
             text = await self.generate(kind, node, reference, question, skill) or reference
         if greeting and not text:
             text = phrases.greeting(self.moment.scenario.language)
-        if question and question not in text and not (greeting and default):
-            text = f"{text} {question}".strip()  # a declared greeting is said as written
+        if (
+            question
+            and question not in text
+            and not (greeting and default)  # a declared greeting is said as written
+            and not (text == default and self.already_asks(node, text))
+        ):
+            text = f"{text} {question}".strip()
         self.moment.state.last_question = question or text
         return text
 

@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from dialogkit.logsafe import escape
-from dialogkit.nlu.acts import is_question, offers_values
+from dialogkit.nlu.acts import is_question, is_small_talk, offers_values
 from dialogkit.nlu.discipline import admit, own_phrases
 from dialogkit.nlu.entities import INVALID, coerce, is_open, validate
 from dialogkit.nlu.kinds import slot_kind
@@ -56,8 +56,10 @@ def accept_values(
     values (a whole answer taken as text, a bare number, a yes/no) count only when the node
     itself handles the turn, and not when the node reads the utterance as one of the intents
     its own transitions name (a node that asks for a free note and offers a "nothing to
-    report" intent takes "nothing, all fine" as that intent, not as a note). A text slot is
-    not filled from an utterance that gave another of the node's slots a typed value. Every
+    report" intent takes "nothing, all fine" as that intent, not as a note). Small talk
+    ("nice weather today") gives a date or a time only to the node that asks for it. A text
+    slot is not filled from an utterance that gave another of the node's slots a typed
+    value. Every
     value must pass ``discipline.admit`` (not from a question, not a remark about the slot,
     not the bot's own phrase, plausible for its kind, in the scenario's language packs);
     when in doubt the slot keeps its value.
@@ -68,10 +70,13 @@ def accept_values(
     asked = expected_slot(node, slots)
     own_intent = nlu.intent is not None and nlu.intent in scenario.index.node(node.id).own_intents
     persona = scenario.document.prompts.bot
+    chat = is_small_talk(text, language)
     accepted: dict[str, Any] = {}
     for name in (*node.collect_slots, *node.accept_slots):
         slot = scenario.slot(name)
         if slot is None or name not in nlu.entities:
+            continue
+        if chat and name != asked and slot.type in SMALL_TALK_TYPES:
             continue
         if is_open(slot) and (distinctive_only or own_intent):
             continue
@@ -94,6 +99,9 @@ def accept_values(
         accepted[name] = value
     return accepted
 
+
+SMALL_TALK_TYPES = frozenset({"date", "time"})
+"""Types small talk names in passing ("nice weather today"): taken only when asked for."""
 
 UNOFFERED_TYPES = frozenset({"text", "boolean"})
 """Types a question never offers: "Kim?" may be a name asked back, "yes?" no answer."""

@@ -92,6 +92,9 @@ class LanguagePack:
     """A question that offers a value for the bot to take ("is 10 ok?", "내일 2시 가능해요?",
     "明日9時は空いてますか"): its typed values are meant, though it still asks for no action
     and fills no text (run on normalised text)."""
+    general_asks: tuple[str, ...] = ()
+    """A question about what is possible in general ("토요일에도 되나요?", "do you deliver on
+    Saturdays?", "土曜日も大丈夫ですか"): it offers no value (run on normalised text)."""
     correction: tuple[str, ...] = ()
     """Words that announce a correction ("make that", "제 말은", "訂正します"); run on the raw
     text, case-insensitive."""
@@ -147,6 +150,9 @@ class LanguagePack:
     the text with numbers written as digits: a date is read around them."""
     one_before: tuple[str, ...] = ()
     """Patterns ending right before a noun that count one of it ("a kid", "an adult")."""
+    nothing_answers: tuple[str, ...] = ()
+    """Whole answers that give nothing ("nothing else", "특별히 없어요", "特にないです"), after
+    an opening no: a no to an optional question, never its text (matched whole)."""
     zero_answers: tuple[str, ...] = ()
     """Whole answers that mean zero of what was asked ("none", "없어요", "いません")."""
     counted: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -157,9 +163,18 @@ class LanguagePack:
     """Patterns around a person's name said in a sentence, the name in group ``value``
     ("제 이름은 김민수입니다", "山田と申します", "my name is Ann"): run on the raw text,
     case-insensitive, for a ``person_name`` slot without a pattern of its own."""
+    small_talk: tuple[str, ...] = ()
+    """Patterns of a remark that chats rather than answers ("nice weather today", "오늘 날씨
+    좋네요", "今日はいい天気ですね"): its day word names no date (normalised text)."""
+    clause_marks: tuple[str, ...] = ()
+    """Patterns of a clause rather than a name (a pronoun, an object particle before a verb,
+    a past-tense ending): "I watched TV for long", "화분에 물을 줬어요" name nobody (run on
+    the value, case-insensitive)."""
     paraphrases: tuple[tuple[str, ...], ...] = ()
     """Groups of phrases that say the same thing ("forget it", "forget the whole thing"; "안
-    할게요", "관둘래요"): an intent keyed by one of them is keyed by all of its group."""
+    할게요", "관둘래요"): an intent keyed by one of them is keyed by all of its group, and an
+    enum value or synonym in a group is also said by the rest of it ("bring it to my house"
+    for "delivery")."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()
@@ -245,6 +260,49 @@ def paraphrases(phrase: str) -> tuple[str, ...]:
     written, in lower case); none when it is in no group."""
     group = _paraphrase_groups().get(phrase.strip().lower(), ())
     return tuple(other for other in group if other != phrase.strip().lower())
+
+
+def paraphrases_within(text: str) -> tuple[str, ...]:
+    """The phrases of every group one of whose phrases ``text`` says ("그냥 안 할래요" holds
+    "안 할래요"): an example that says one says what its whole group says."""
+    lowered = text.strip().lower()
+    found: dict[str, None] = {}
+    for phrase, group in _paraphrase_groups().items():
+        if _says(lowered, phrase):
+            found.update(dict.fromkeys(group))
+    return tuple(found)
+
+
+_LETTERS: Final = (re.compile(r"[a-z]"), re.compile(r"[\uac00-\ud7a3]"))
+"""Scripts whose letters join into words: a phrase inside such a word is not said by it."""
+
+
+@lru_cache(maxsize=1)
+def _particles() -> re.Pattern[str]:
+    """What may follow a noun of a language written with spaces ("배송으로"), every pack's."""
+    source = "|".join(f"(?:{p.number_particles})" for p in PACKS.values() if p.number_particles)
+    return re.compile(source or r"(?!x)x")
+
+
+def _says(text: str, phrase: str) -> bool:
+    """Whether ``text`` says ``phrase`` as words of its own: "배송" is not said by "배송지"
+    (another noun) though it is by "배송으로" (a particle after it), nor "pick" by "picture";
+    kana and kanji do not join into words that way, so there containment is enough."""
+    start = text.find(phrase)
+    while start >= 0:
+        end = start + len(phrase)
+        joined_before = start > 0 and _joins(text[start - 1], phrase[0])
+        joined_after = (
+            end < len(text) and _joins(phrase[-1], text[end]) and not _particles().match(text, end)
+        )
+        if not joined_before and not joined_after:
+            return True
+        start = text.find(phrase, start + 1)
+    return False
+
+
+def _joins(left: str, right: str) -> bool:
+    return any(letter.match(left) and letter.match(right) for letter in _LETTERS)
 
 
 def labels(language: str, kind: str) -> tuple[str, ...]:

@@ -248,7 +248,7 @@ PACK: Final = LanguagePack(
         "people": r"people|persons?|guests?|pax|adults?|of\s+us\b",
         "portion": r"portions?|servings?",
         "age": r"years?\s+old|yrs?\s+old",
-        "month": r"months?",
+        "months": r"months?",
         "day": r"days?",
         "week": r"weeks?",
         "items": r"items?|pieces?|pcs",
@@ -327,7 +327,7 @@ PACK: Final = LanguagePack(
         "lunch": "midday",
         "lunchtime": "midday",
     },
-    openers=("well", "oh", "um", "uh", "hmm", "so"),
+    openers=("well", "oh", "um", "umm", "uh", "uhh", "er", "erm", "hmm", "so"),
     positive_words=("yes", "yeah", "yep", "yup", "true"),
     negation=(
         r"\b(?:no|not|never|nope|nah|didn t|haven t|hasn t|don t|doesn t|wasn t|weren t|"
@@ -355,6 +355,12 @@ PACK: Final = LanguagePack(
         r"(?!.*\b(?:what|when|where|why|how|which|who)\b)",
         r"\b(?:available|free|possible|doable|ok|okay|work|works|fine)\s*$",
         r"(?:\d\s*ish|\bor\s+so|\bmaybe)\s*$",
+    ),
+    general_asks=(
+        r"\b(?:on|at|during)\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|"
+        r"sundays|weekends|holidays|the\s+weekend)\b",
+        r"\b(?:every|any)\s+(?:day|weekend|monday|tuesday|wednesday|thursday|friday|saturday|"
+        r"sunday)\b",
     ),
     correction=(
         r"\bi\s+meant?\b",
@@ -437,6 +443,12 @@ PACK: Final = LanguagePack(
         r"\bplus\b",
         r"\bwith\b",
     ),
+    nothing_answers=(
+        r"(?:nothing|none|nope|nah|no)(?: (?:else|more|at all|really|special|in particular|"
+        r"to add|for now|thanks|thank you))*",
+        r"no (?:notes?|comments?|requests?|thanks|thank you)",
+        r"not really",
+    ),
     zero_answers=(r"\bnone\b", r"\bnobody\b", r"\bno\s+one\b", r"\bzero\b", r"\bnot\s+any\b"),
     counted={
         "adult": ("adult", "adults", "grown-up", "grown-ups", "grownups", "grown ups", "grownup"),
@@ -459,7 +471,28 @@ PACK: Final = LanguagePack(
         r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
     ),
+    small_talk=(
+        r"\b(?:weather|sunny|rainy|raining|snowing|cloudy|windy|chilly|freezing|so hot|so cold|"
+        r"lovely day|nice day|beautiful day|long day|busy day|how are you|how s it going)\b",
+    ),
+    clause_marks=(
+        r"\b(?:i|we|you|he|she|they|it|was|were|did|does|have|has|had|to|for|the|my|your|"
+        r"our|their|this|that|with|about|want|need|because)\b",
+    ),
     paraphrases=(
+        (
+            "delivery",
+            "deliver",
+            "home delivery",
+            "bring it to me",
+            "bring it to my house",
+            "bring it to my home",
+            "bring it over",
+            "send it to me",
+            "send it to my house",
+            "send it to my home",
+        ),
+        ("pickup", "pick up", "pick it up", "come and get it", "come get it", "collect it"),
         (
             "forget it",
             "forget the whole thing",
