@@ -1,4 +1,4 @@
-"""The ``dialogkit`` command: serve, validate, test, schema, and the skill runtime."""
+"""The ``dialogkit`` command: serve, chat, validate, test, eval, schema, and the skill runtime."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from dialogkit.errors import (
 )
 from dialogkit.scenario.model import ScenarioDocument
 from dialogkit.scenario.problems import NEAR_MISS_KEY, Problem
-from dialogkit.scenario.registry import registered_names
+from dialogkit.scenario.registry import REGISTRY_FILE, registered_names
 from dialogkit.scenario.scenario import Scenario
 
 
@@ -57,6 +57,11 @@ def _validate(args: argparse.Namespace) -> int:
     that field, which is almost never what the author meant."""
     failed = 0
     for target in args.scenarios:
+        other = _other_json(target)
+        if other:
+            # `dialogkit validate scenarios/*.json` also names these; they are not scenarios.
+            print(f"{target}: skipped, {other}")
+            continue
         try:
             scenario = (
                 Scenario.from_file(target) if _names_a_file(target) else Scenario.load(target)
@@ -80,10 +85,16 @@ def _validate(args: argparse.Namespace) -> int:
         warnings = len(problems) - len(errors)
         failed += bool(errors) or (args.strict and bool(warnings))
         verdict = "invalid" if errors else "valid"
-        print(f"{target}: {verdict} ({len(errors)} errors, {warnings} warnings)")
+        print(
+            f"{target}: {verdict} ({_count(len(errors), 'error')}, {_count(warnings, 'warning')})"
+        )
         for problem in problems:
             print(f"  {problem}")
     return 1 if failed else 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _as_cli_finding(problem: Problem) -> Problem:
@@ -96,6 +107,28 @@ def _not_found(target: str) -> str:
     if _names_a_file(target):
         return "the file does not exist."
     return f"not a file, nor a registered scenario ({', '.join(registered_names())})."
+
+
+def _other_json(target: str) -> str:
+    """What a JSON file beside the scenarios is when it is not one: the registry or a schema."""
+    path = Path(target)
+    if path.suffix.lower() != ".json" or not path.is_file():
+        return ""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return ""  # reading it as a scenario reports the problem
+    if not isinstance(data, dict) or "metadata" in data or "graph" in data:
+        return ""
+    if "$schema" in data:
+        return "a JSON Schema, not a scenario."
+    if (
+        path.name == REGISTRY_FILE
+        and data
+        and all(isinstance(file, str) and file.endswith(".json") for file in data.values())
+    ):
+        return "the scenario registry (names to files), not a scenario: validate the names."
+    return ""
 
 
 def _names_a_file(target: str) -> bool:
@@ -229,12 +262,29 @@ def _eval_arguments(evaluation: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dialogkit", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="dialogkit",
+        description="Graph-driven dialogue: serve scenarios over HTTP, chat with them in the "
+        "terminal, validate and test them, and evaluate them with simulated users.",
+        epilog="Run 'dialogkit COMMAND --help' for a command's options. Start with "
+        "'dialogkit chat docs/examples/coffee.json' or 'dialogkit serve --with-skill-runtime' "
+        "(what 'make run' does). Guides: docs/getting-started.md.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve = commands.add_parser("serve", help="serve the HTTP API")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve = commands.add_parser(
+        "serve",
+        help="serve the HTTP API",
+        description="Serve the HTTP API (docs/http-api.md); once it listens it prints where "
+        "the API docs are. Settings come from the environment (DIALOGKIT_*, CORE_DEFAULT_LLM, "
+        "CORE_NLU_LLM, SKILL_RUNTIME_BASE_URL; see docs/deployment.md).",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default: %(default)s)"
+    )
     serve.add_argument(
         "--with-skill-runtime",
         action="store_true",
@@ -255,24 +305,66 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(handler=_serve, sanic_logging=True)
 
-    skills = commands.add_parser("skills", help="the reference skill runtime")
+    skills = commands.add_parser(
+        "skills",
+        help="the reference skill runtime",
+        description="The reference skill runtime: the HTTP service that runs the skills "
+        "scenario nodes call (POST /v1/skills/execute; see docs/skills.md).",
+    )
     skills_commands = skills.add_subparsers(dest="skills_command", required=True)
-    skills_serve = skills_commands.add_parser("serve", help="serve the reference skill runtime")
-    skills_serve.add_argument("--host", default="127.0.0.1")
-    skills_serve.add_argument("--port", type=int, default=8100)
+    skills_serve = skills_commands.add_parser(
+        "serve",
+        help="serve the reference skill runtime",
+        description="Serve the reference skill runtime alone; point the service at it with "
+        "SKILL_RUNTIME_BASE_URL (docs/skills.md).",
+    )
+    skills_serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    skills_serve.add_argument(
+        "--port", type=int, default=8100, help="port to listen on (default: %(default)s)"
+    )
     skills_serve.set_defaults(handler=_skills_serve, sanic_logging=True)
 
-    validate = commands.add_parser("validate", help="validate scenario files or names")
-    validate.add_argument("scenarios", nargs="+", metavar="SCENARIO")
+    validate = commands.add_parser(
+        "validate",
+        help="validate scenario files or names",
+        description="Check scenarios without running them: one verdict line per scenario, "
+        "then every problem with its JSON path and a hint. Exits 1 if any has an error.",
+    )
+    validate.add_argument(
+        "scenarios",
+        nargs="+",
+        metavar="SCENARIO",
+        help="a scenario JSON file or a registered name (e.g. card_issuance)",
+    )
     validate.add_argument(
         "--strict", action="store_true", help="exit non-zero on warnings too (typos, hints)"
     )
     validate.set_defaults(handler=_validate)
 
-    test = commands.add_parser("test", help="run conversation tests with coverage")
-    test.add_argument("paths", nargs="*", metavar="PATH")
+    test = commands.add_parser(
+        "test",
+        help="run conversation tests with coverage",
+        description="Replay scripted conversation tests (format: scenarios/tests/README.md) "
+        "and report failures and node/transition coverage per scenario. Exits 1 if a case "
+        "fails or a scenario's coverage is below --min-coverage.",
+    )
+    test.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="test files, or folders of them (a folder's tests/ subfolder is searched first); "
+        "default: scenarios",
+    )
     test.add_argument("--llm", default=None, help="run with this model instead of offline")
-    test.add_argument("--min-coverage", type=float, default=0.0)
+    test.add_argument(
+        "--min-coverage",
+        type=float,
+        default=0.0,
+        metavar="FRACTION",
+        help="fail when a scenario's coverage is below this fraction, e.g. 0.9 (default: 0)",
+    )
     test.add_argument(
         "-v",
         "--verbose",
@@ -281,7 +373,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     test.set_defaults(handler=_test)
 
-    schema = commands.add_parser("schema", help="print the JSON Schema of scenario files")
+    schema = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of scenario files",
+        description="Print the JSON Schema of scenario files to stdout (committed as "
+        "scenarios/scenario.schema.json; editors use it to complete and check scenarios).",
+    )
     schema.set_defaults(handler=_schema)
 
     chat = commands.add_parser(

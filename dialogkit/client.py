@@ -13,7 +13,9 @@ evaluation loop runs unchanged against an in-process engine or a remote service:
         print(session.send("I need a new card").response)
 
 Errors (``dialogkit.errors``), each naming the URL and what to check: 400 -> ``BadRequest``,
-422 -> ``ValidationFailed``, a contract 404 (JSON ``detail``) on a session route ->
+422 -> ``ValidationFailed`` (``IdempotencyKeyReused`` when it refuses a key sent before with
+another message), 429 (a busy session; nothing was applied) -> ``SessionBusy`` with
+``retry_after_s`` from ``Retry-After``, a contract 404 (JSON ``detail``) on a session route ->
 ``SessionNotFound``, and so is a 500 on ``/v1/message`` (how the reference service answers an
 unknown session) unless that 500 is an HTML page, which only a proxy or a broken deployment
 sends; other 5xx (a proxy's 502/504 page included) -> ``ServerError``; a 404 that is not the
@@ -25,9 +27,12 @@ unresolved or reset connection -> ``ConnectionFailed``, no answer in time -> ``R
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, Unpack
 from urllib.parse import quote
 
@@ -41,9 +46,11 @@ from dialogkit.errors import (
     APIError,
     BadRequest,
     ConnectionFailed,
+    IdempotencyKeyReused,
     InvalidOption,
     RequestTimeout,
     ServerError,
+    SessionBusy,
     SessionNotFound,
     TransportError,
     ValidationFailed,
@@ -111,6 +118,12 @@ class _Call(Generic[T]):
     body: dict[str, Any] | None = None
     session_id: str | None = None
     """Set on session routes, where a 404 means the session is gone."""
+    idempotency_key: str | None = None
+    """Sent as the ``Idempotency-Key`` header of ``/v1/message``."""
+
+    @property
+    def headers(self) -> dict[str, str] | None:
+        return {"Idempotency-Key": self.idempotency_key} if self.idempotency_key else None
 
 
 def _model(model: type[ModelT]) -> Callable[[bytes], ModelT]:
@@ -188,6 +201,28 @@ def _hint(response: httpx.Response, body: Any) -> str:
     if status >= 500:
         return "the service failed while handling the request: check its log"
     return "check the request against docs/http-api.md"
+
+
+def _reused_key(body: Any) -> bool:
+    """A 422 that refuses an ``Idempotency-Key`` sent before with another message."""
+    items = body.get("detail") if isinstance(body, dict) else None
+    return isinstance(items, list) and any(
+        isinstance(item, dict) and item.get("type") == "idempotency_key_reused" for item in items
+    )
+
+
+def _retry_after_s(response: httpx.Response) -> int:
+    """Seconds to wait from ``Retry-After`` (a number or an HTTP date); 1 if unreadable."""
+    value = response.headers.get("retry-after", "").strip()
+    if value.isdigit():
+        return int(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return 1
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0, math.ceil((when - datetime.now(UTC)).total_seconds()))
 
 
 def _transport_error(method: str, url: str, exc: httpx.TransportError) -> TransportError:
@@ -272,6 +307,7 @@ class _BaseClient:
         confidence: float,
         user_input: UserInput | Mapping[str, Any] | None,
         fields: Mapping[str, Any],
+        idempotency_key: str | None = None,
     ) -> _Call[Reply]:
         with checked_options():
             message_input = MessageInput.model_validate(
@@ -283,7 +319,9 @@ class _BaseClient:
             request = ChatbotRequest(
                 session_id=session_id, user_input=user, message_input=message_input
             )
-        return _Call("POST", MESSAGE_PATH, _model(Reply), request.to_json(), session_id)
+        return _Call(
+            "POST", MESSAGE_PATH, _model(Reply), request.to_json(), session_id, idempotency_key
+        )
 
     @staticmethod
     def _info_call(session_id: str) -> _Call[ChatbotSessionInfoResponse]:
@@ -328,9 +366,24 @@ class _BaseClient:
         unknown_on_message = status == 500 and call.path == MESSAGE_PATH and not _is_html(response)
         if call.session_id is not None and (contract_404 or unknown_on_message):
             raise SessionNotFound(call.session_id, status_code=status, body=body)
+        if status == 429:
+            raise SessionBusy(
+                None,
+                _retry_after_s(response),
+                message=(
+                    f"HTTP 429 from {call.method} {url}: {_detail(response, body)}; nothing "
+                    "was applied: send the same request again after the Retry-After seconds."
+                ),
+                status_code=status,
+                body=body,
+            )
         if status == 400:
             raise BadRequest(status, body, message)
         if status == 422:
+            if call.idempotency_key and _reused_key(body):
+                raise IdempotencyKeyReused(call.idempotency_key) from ValidationFailed(
+                    status, body, message
+                )
             raise ValidationFailed(status, body, message)
         if status >= 500:
             raise ServerError(status, body, message)
@@ -357,7 +410,7 @@ class Client(ClosingMixin, _BaseClient):
     def _send(self, call: _Call[T]) -> T:
         url = self._url(call.path)
         try:
-            response = self._http.request(call.method, url, json=call.body)
+            response = self._http.request(call.method, url, json=call.body, headers=call.headers)
         except httpx.TransportError as exc:
             raise _transport_error(call.method, url, exc) from exc
         return self._decode(call, response)
@@ -390,10 +443,16 @@ class Client(ClosingMixin, _BaseClient):
         confidence: float = 0.0,
         *,
         user_input: UserInput | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
         **fields: Unpack[MessageFields],
     ) -> Reply:
-        """``POST /v1/message``; a ``Reply`` whose ``trace`` is None (it stays on the server)."""
-        return self._send(self._message_call(session_id, text, confidence, user_input, fields))
+        """``POST /v1/message``; a ``Reply`` whose ``trace`` is None (it stays on the server).
+
+        With ``idempotency_key`` (a new one per message, the same one for its retries) a retry
+        after a timeout or a ``SessionBusy`` answers the saved reply instead of a second turn.
+        """
+        call = self._message_call(session_id, text, confidence, user_input, fields, idempotency_key)
+        return self._send(call)
 
     def session_info(self, session_id: str) -> ChatbotSessionInfoResponse:
         return self._send(self._info_call(session_id))
@@ -425,7 +484,9 @@ class AsyncClient(AsyncClosingMixin, _BaseClient):
     async def _send(self, call: _Call[T]) -> T:
         url = self._url(call.path)
         try:
-            response = await self._http.request(call.method, url, json=call.body)
+            response = await self._http.request(
+                call.method, url, json=call.body, headers=call.headers
+            )
         except httpx.TransportError as exc:
             raise _transport_error(call.method, url, exc) from exc
         return self._decode(call, response)
@@ -456,11 +517,11 @@ class AsyncClient(AsyncClosingMixin, _BaseClient):
         confidence: float = 0.0,
         *,
         user_input: UserInput | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
         **fields: Unpack[MessageFields],
     ) -> Reply:
-        return await self._send(
-            self._message_call(session_id, text, confidence, user_input, fields)
-        )
+        call = self._message_call(session_id, text, confidence, user_input, fields, idempotency_key)
+        return await self._send(call)
 
     async def session_info(self, session_id: str) -> ChatbotSessionInfoResponse:
         return await self._send(self._info_call(session_id))

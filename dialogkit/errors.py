@@ -24,11 +24,12 @@ Every error dialogkit raises on purpose derives from one root, so callers can ca
         ├── ValidationFailed     422
         └── ServerError          5xx, including a proxy's 502/503/504 page
 
-The remote client raises ``SessionNotFound`` too: for a contract 404 (a JSON ``detail``) on a
-session route, and for a reference service's 500 on ``/v1/message`` (unless the 500 is an HTML
-page, which only a proxy or a broken deployment sends), so code written against a local
-``Session`` catches the same class against a deployed service. Every remote error's message
-names the URL and says what to check.
+The remote client raises ``SessionBusy`` for a 429 (``retry_after_s`` from ``Retry-After``),
+and ``SessionNotFound`` for a contract 404 (a JSON ``detail``) on a session route and for a
+reference service's 500 on ``/v1/message`` (unless the 500 is an HTML page, which only a proxy
+or a broken deployment sends), so code written against a local ``Session`` catches the same
+class against a deployed service. Every remote error's message names the URL and says what to
+check.
 """
 
 from __future__ import annotations
@@ -84,14 +85,28 @@ class SessionBusy(DialogkitError):
     """Other turns of the session held its lock for longer than a turn may wait for it.
 
     Nothing of the turn was applied: the client may send it again after ``retry_after_s``.
-    The service answers it as a 429 with ``Retry-After``.
+    The service answers it as a 429 with ``Retry-After``, and the remote client raises it
+    again from that answer: then ``waited_s`` is ``None`` (the wait was the service's) and
+    ``status_code``, ``body`` and the message are the answer's.
     """
 
-    def __init__(self, waited_s: float, retry_after_s: int = 1) -> None:
+    def __init__(
+        self,
+        waited_s: float | None,
+        retry_after_s: int = 1,
+        *,
+        message: str | None = None,
+        status_code: int | None = None,
+        body: Any = None,
+    ) -> None:
         self.waited_s = waited_s
         self.retry_after_s = retry_after_s
+        self.status_code = status_code
+        self.body = body
+        held = "" if waited_s is None else f" for {waited_s:g} s"
         super().__init__(
-            f"Session is busy: other turns of this session held it for {waited_s:g} s "
+            message
+            or f"Session is busy: other turns of this session held it{held} "
             f"(DIALOGKIT_LOCK_WAIT_S); nothing was applied, retry after {retry_after_s} s."
         )
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from dialogkit.errors import ScenarioNotFound
 from dialogkit.logsafe import MAX_FIELD_CHARS
+from dialogkit.scenario.validate import suggestion
 
 REGISTRY_FILE = "registry.json"
 
@@ -60,6 +61,14 @@ def registered_names() -> list[str]:
     return sorted(_read_registry(scenarios_dir()))
 
 
+def _near_name(key: str, registry: dict[str, str]) -> str:
+    """ "; did you mean `x`?" for a misspelt registered name, else a full stop. A huge name
+    (a client's, echoed in a 400) is not compared: it cannot be a typo of a short one."""
+    if len(key) > MAX_FIELD_CHARS:
+        return "."
+    return suggestion(key, registry, "; ") or "."
+
+
 def resolve_name(name: str) -> Path:
     """The file of a registered scenario; the name is matched case-insensitively."""
     key = name.strip().lower()
@@ -75,5 +84,7 @@ def resolve_name(name: str) -> Path:
             if len(name) <= MAX_FIELD_CHARS
             else f"{name[:MAX_FIELD_CHARS]!r}... ({len(name)} characters)"
         )
-        raise ScenarioNotFound(f"Scenario {shown} is not registered (registered: {known}).")
+        raise ScenarioNotFound(
+            f"Scenario {shown} is not registered (registered: {known}){_near_name(key, registry)}"
+        )
     return folder / registry[key]

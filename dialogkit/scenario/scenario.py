@@ -119,7 +119,8 @@ class Scenario:
         """Raise ``ScenarioInvalid`` when the graph has error-severity problems."""
         problems = errors(self._problems)
         if problems:
-            raise ScenarioInvalid(f"Scenario {self.slug!r} is invalid:", problems)
+            named = f"Scenario {self.slug!r}" if self.slug else "The scenario (no metadata.slug)"
+            raise ScenarioInvalid(f"{named} is invalid:", problems)
 
     @property
     def slug(self) -> str:

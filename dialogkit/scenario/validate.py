@@ -184,7 +184,7 @@ class _Checker:
             if not getattr(self.doc.metadata, key).strip():
                 yield Problem(
                     path=f"metadata.{key}",
-                    message=f"metadata.{key} is required and must be a non-empty string.",
+                    message=f"The scenario's {key} is required: give a non-empty string.",
                 )
         if not self.doc.metadata.description.strip():
             yield Problem(

@@ -69,3 +69,19 @@ def test_readme_client_example(service_url: str) -> None:
     """As written, but against a free port instead of the 8000 that ``make run`` uses."""
     code = python_blocks()[2].replace("http://127.0.0.1:8000", service_url)
     run_as_written(code, "README.md client block")
+
+
+def test_readme_lists_every_worked_example_and_each_has_conversation_tests() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    examples = sorted((ROOT / "docs" / "examples").glob("*.json"))
+    assert examples
+    for example in examples:
+        assert f"(docs/examples/{example.name})" in readme, f"README does not list {example.name}"
+        tests = ROOT / "docs" / "examples" / "tests" / example.name
+        assert tests.is_file(), f"{example.name} has no conversation tests at {tests}"
+
+
+def test_readme_says_how_to_get_the_command_on_path() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert ". .venv/bin/activate" in readme
+    assert ".venv/bin/dialogkit" in readme

@@ -180,6 +180,21 @@ def test_registry_is_case_insensitive(tmp_path: Path, monkeypatch: pytest.Monkey
         Scenario.load("")
 
 
+def test_a_misspelt_registered_name_gets_a_suggestion(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graph = make_graph([{"id": "a", "terminal": True, "description": "End."}])
+    write_registry(tmp_path, {"card_issuance": "card.json"}, {"card.json": graph})
+    monkeypatch.setenv("DIALOGKIT_SCENARIOS_DIR", str(tmp_path))
+    with pytest.raises(ScenarioNotFound) as misspelt:
+        Scenario.load("card_isuance")
+    assert str(misspelt.value).endswith("; did you mean `card_issuance`?")
+    with pytest.raises(ScenarioNotFound) as unrelated:
+        Scenario.load("weather")
+    assert "did you mean" not in str(unrelated.value)
+    assert str(unrelated.value).endswith("(registered: card_issuance).")
+
+
 def test_committed_schema_is_current() -> None:
     committed = (ROOT / "scenarios" / "scenario.schema.json").read_text(encoding="utf-8")
     assert committed == schema_json(), "run `make schema` to regenerate scenario.schema.json"

@@ -167,7 +167,7 @@ def test_cli_fails_on_a_key_one_edit_from_a_known_key(
     engine.start(data)
     assert main(["validate", write(tmp_path, data)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0].endswith(": invalid (1 errors, 0 warnings)")
+    assert out[0].endswith(": invalid (1 error, 0 warnings)")
     assert out[1] == (
         "  error: graph.nodes[0].colect_slots: Unknown key `colect_slots`; did you mean "
         "`collect_slots`? As written it is ignored, so the field does nothing."

@@ -17,6 +17,7 @@ from dialogkit.errors import (
     BadRequest,
     ConnectionFailed,
     DialogkitError,
+    IdempotencyKeyReused,
     InvalidOption,
     ServerError,
     SessionNotFound,
@@ -254,3 +255,26 @@ def test_a_base_url_without_its_scheme_gets_advice_about_the_url(base_url: str) 
 def test_the_local_engine_names_a_wrong_option_too(graph: dict[str, Any]) -> None:
     with Engine() as engine, pytest.raises(InvalidOption, match=r"^Invalid option bot_first"):
         engine.start(graph, bot_first="maybe")  # type: ignore[arg-type]
+
+
+def test_an_idempotency_key_makes_a_retry_answer_the_saved_reply(client: Client) -> None:
+    session = client.start("demo")
+    first = client.message(session.id, "tea", idempotency_key="turn-2")
+    again = client.message(session.id, "tea", idempotency_key="turn-2")
+    assert again == first
+    assert session.info().turn_count == first.turn_count == 2
+    with pytest.raises(IdempotencyKeyReused) as reused:
+        client.message(session.id, "coffee", idempotency_key="turn-2")
+    assert reused.value.key == "turn-2"
+    assert isinstance(reused.value.__cause__, ValidationFailed)
+    assert session.info().turn_count == 2
+    with pytest.raises(ValidationFailed):  # a key the service refuses is the request's fault
+        client.message(session.id, "tea", idempotency_key="k" * 256)
+
+
+async def test_the_async_client_sends_the_idempotency_key_too(server: Live) -> None:
+    async with AsyncClient(server.base_url, timeout=10) as client:
+        session = await client.start("demo")
+        first = await client.message(session.id, "tea", idempotency_key="a")
+        assert await client.message(session.id, "tea", idempotency_key="a") == first
+        assert (await session.ainfo()).turn_count == 2

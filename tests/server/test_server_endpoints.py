@@ -154,7 +154,7 @@ def test_validate_keeps_the_contract_shape_for_typo_keys_and_counts_every_error(
     """A near-miss key stays a warning over HTTP (`dialogkit validate` fails on it); a
     structure error and a content error are counted together, in the contract's shape."""
     typo = copy.deepcopy(graph)
-    typo["slots"]["topic"]["examples"] = ["the weather"]  # no free-text warning besides
+    typo["slots"]["topic"]["examples"] = ["music"]  # else a second warning: no eval values
     typo["graph"]["nodes"][0]["defualt_next"] = "chat"
     answer = http.post("/v1/session/validate", json={"scenario_graph": typo}).json()
     assert answer == {"status": "success", "message": "Scenario is valid (1 warning(s))"}

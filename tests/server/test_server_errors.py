@@ -81,6 +81,17 @@ def test_graph_with_errors_is_400_summarizing_them(
     assert "\n" not in text
 
 
+def test_a_graph_without_a_slug_is_not_called_scenario_empty_quotes(
+    http: httpx.Client, graph: dict[str, Any]
+) -> None:
+    del graph["metadata"]["slug"]
+    response = http.post("/v1/session/json", json={"scenario_graph": graph})
+    assert response.status_code == 400
+    text = detail(response)
+    assert text.startswith("The scenario (no metadata.slug) is invalid"), text
+    assert "metadata.slug" in text
+
+
 def test_unparseable_graph_is_400(http: httpx.Client) -> None:
     response = http.post("/v1/session/json", json={"scenario_graph": {"graph": {"nodes": 3}}})
     assert response.status_code == 400

@@ -96,3 +96,9 @@ def test_an_unknown_short_scenario_name_is_echoed_whole(http: httpx.Client) -> N
     response = http.post("/v1/session", json={"scenario_name": "general_conversation"})
     assert response.status_code == 400
     assert "'general_conversation' is not registered" in response.json()["detail"]
+
+
+def test_a_misspelt_scenario_name_gets_a_suggestion_in_the_400(http: httpx.Client) -> None:
+    response = http.post("/v1/session", json={"scenario_name": "dmeo"})
+    assert response.status_code == 400
+    assert response.json()["detail"].endswith("did you mean `demo`?")
