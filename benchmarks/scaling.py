@@ -119,8 +119,11 @@ async def graph_p50(engine: Engine, sizes: tuple[int, ...], samples: int) -> dic
         sessions[size] = await engine.astart(scenario, bot_first=True)
 
     def text(size: int, step: int) -> str:
+        # Every utterance is new for every size: a 10-node ring would otherwise repeat its
+        # ten texts and hit the per-utterance caches a 1,000-node ring never hits, so the
+        # ratio would measure the text's novelty, not the graph's size.
         following = (step + 1) % size
-        return f"let us talk about {WORDS[following % len(WORDS)]} number {following}"
+        return f"let us talk about {WORDS[following % len(WORDS)]} number {following}, turn {step}"
 
     return await interleaved_p50(sessions, text, samples)
 
