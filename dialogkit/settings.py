@@ -13,7 +13,7 @@ OFFLINE_MODEL = "offline"
 """The reserved model name that selects the built-in offline providers explicitly."""
 
 CassetteMode = Literal["record", "replay", "record_missing"]
-"""How an LLM cassette is used: see ``dialogkit.llm.cassette``."""
+"""How an LLM cassette is used: see ``dialogkit.llm._cassette``."""
 
 
 class Settings(BaseSettings):

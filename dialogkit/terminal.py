@@ -23,7 +23,7 @@ import httpx
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.session import Reply
 from dialogkit.errors import DialogkitError, SessionNotFound
-from dialogkit.llm.router import is_offline
+from dialogkit.llm._router import is_offline
 from dialogkit.notebook.status import ChatSession, Status
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings

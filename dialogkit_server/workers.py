@@ -39,7 +39,7 @@ from sanic.worker.manager import WorkerManager
 from dialogkit.engine.engine import Engine
 from dialogkit.errors import ConfigurationError
 from dialogkit.settings import Settings
-from dialogkit.store.memory import MemoryStore
+from dialogkit.store._memory import MemoryStore
 from dialogkit.wire import ReadinessCheck, ReadinessResponse
 
 logger = logging.getLogger("dialogkit.server")

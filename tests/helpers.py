@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from dialogkit.engine.state import TurnRecord
-from dialogkit.skills.base import SkillCall, SkillOutcome
+from dialogkit.skills._base import SkillCall, SkillOutcome
 
 ROOT = Path(__file__).resolve().parents[1]
 COFFEE = ROOT / "docs" / "examples" / "coffee.json"

@@ -56,7 +56,7 @@ def test_the_extension_points_are_exported() -> None:
     assert {"SessionStore", "StoredSession", "RecordLimits"} <= set(store.__all__)
     assert {"SkillRunner", "SkillCall", "SkillOutcome"} <= set(skills.__all__)
     # The lazily imported names are the very objects of their home modules.
-    from dialogkit.nlu.entities import coerce
+    from dialogkit.nlu._entities import coerce
 
     assert nlu.coerce is coerce
 

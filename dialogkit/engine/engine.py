@@ -27,14 +27,14 @@ from dialogkit.engine.sync import Portal
 from dialogkit.engine.turn import Turn, TurnOutcome, initial_context, now_in
 from dialogkit.errors import CassetteMiss, DialogkitError, SessionNotFound, checked_options
 from dialogkit.logsafe import escape
-from dialogkit.nlu.rules import RuleIndex
+from dialogkit.nlu._rules import RuleIndex
 from dialogkit.scenario.cache import ScenarioCache
 from dialogkit.scenario.patterns import search_budget
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import OFFLINE_MODEL, CassetteMode, Settings
-from dialogkit.skills.base import SkillRunner
-from dialogkit.store.base import RecordLimits, SessionStore, StoredSession
-from dialogkit.store.memory import MemoryStore
+from dialogkit.skills._base import SkillRunner
+from dialogkit.store._base import RecordLimits, SessionStore, StoredSession
+from dialogkit.store._memory import MemoryStore
 from dialogkit.wire import (
     ChatbotFinalData,
     ChatbotSessionInfoResponse,
@@ -60,7 +60,7 @@ class Engine(ClosingMixin, AsyncClosingMixin):
     configured skill runtime; a store, router or skill runner can be injected.
 
     ``llm_cassette`` records model calls to a file or replays them from it (see
-    ``dialogkit.llm.cassette``); in replay mode a call the file does not hold raises
+    ``dialogkit.llm._cassette``); in replay mode a call the file does not hold raises
     ``CassetteMiss`` out of ``message``.
 
     ``skill_runtime="embedded"`` starts the reference skill runtime in this process (on a
@@ -500,8 +500,8 @@ def _default_store(settings: Settings) -> SessionStore:
 
 
 def _default_router(settings: Settings, store: SessionStore) -> Router:
-    from dialogkit.llm.router import ModelRouter
-    from dialogkit.nlu.embeddings import VectorStore
+    from dialogkit.llm._router import ModelRouter
+    from dialogkit.nlu._embeddings import VectorStore
 
     return ModelRouter(settings, vector_store=store if isinstance(store, VectorStore) else None)
 
@@ -519,6 +519,6 @@ def _embedded_runtime() -> RuntimeServer:
 
 
 def _default_skills(settings: Settings) -> SkillRunner:
-    from dialogkit.skills.client import HTTPSkillRunner
+    from dialogkit.skills._client import HTTPSkillRunner
 
     return HTTPSkillRunner(settings)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dialogkit.nlg.base import NLGProvider
-from dialogkit.nlg.templates import TemplateNLG
-from dialogkit.nlu.base import NLUProvider
-from dialogkit.nlu.rules import RuleNLU
+from dialogkit.nlg._base import NLGProvider
+from dialogkit.nlg._templates import TemplateNLG
+from dialogkit.nlu._base import NLUProvider
+from dialogkit.nlu._rules import RuleNLU
 from dialogkit.scenario.scenario import Scenario
 
 

@@ -49,7 +49,7 @@ async def _skill_runtime(engine: Engine) -> ReadinessCheck:
 
 async def _models(engine: Engine) -> ReadinessCheck:
     """Probe each endpoint the configured models are served from (any HTTP answer is up)."""
-    from dialogkit.llm.router import ModelRouter, is_offline
+    from dialogkit.llm._router import ModelRouter, is_offline
 
     router = engine.router
     if not isinstance(router, ModelRouter):

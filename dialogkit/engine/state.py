@@ -141,7 +141,7 @@ class DialogueState:
 
     ``history`` and ``visits`` are recent windows (``RECENT_HISTORY``, ``RECENT_VISITS``); the
     whole conversation lives in the session's ``Records``. Plain data: a turn reads and writes
-    attributes; the Redis store encodes it with pydantic (``dialogkit.store.base``), the memory
+    attributes; the Redis store encodes it with pydantic (``dialogkit.store._base``), the memory
     store keeps the object itself and hands each turn a ``copy()``.
     """
 

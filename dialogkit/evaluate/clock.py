@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from dialogkit.nlu.frame import Frame
+from dialogkit.nlu._frame import Frame
 
 FIXED_DATE_TIME = "2026-01-05T10:00:00+00:00"
 """When simulated sessions take place unless told otherwise (a Monday morning): the time of

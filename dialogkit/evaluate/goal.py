@@ -33,9 +33,9 @@ from dialogkit.evaluate.language import (
 from dialogkit.evaluate.outcomes import outcomes_of
 from dialogkit.evaluate.pattern_values import text_matching
 from dialogkit.evaluate.routes import routes_of
-from dialogkit.nlu.entities import INVALID, coerce, is_open
-from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.kinds import slot_kind
+from dialogkit.nlu._entities import INVALID, coerce, is_open
+from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._kinds import slot_kind
 from dialogkit.scenario.conditions import iter_conditions
 from dialogkit.scenario.model import Slot
 from dialogkit.scenario.scenario import Scenario

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _KANA_OR_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

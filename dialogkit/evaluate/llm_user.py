@@ -18,7 +18,7 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from dialogkit.errors import DialogkitError
 from dialogkit.evaluate.users import Persona, SimulatedUser, Situation, Utterance
-from dialogkit.llm.router import ModelRouter
+from dialogkit.llm._router import ModelRouter
 from dialogkit.usage import Usage
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ from dialogkit.evaluate.language import (
 from dialogkit.evaluate.outcomes import outcomes_of
 from dialogkit.evaluate.routes import routes_of
 from dialogkit.evaluate.users import CONFIDENT, Persona, Situation, Utterance
-from dialogkit.nlu.entities import is_open
+from dialogkit.nlu._entities import is_open
 from dialogkit.scenario.conditions import evaluate
 from dialogkit.scenario.model import AllOf, AnyOf, Condition, ConditionExpr, Node
 from dialogkit.scenario.scenario import Scenario

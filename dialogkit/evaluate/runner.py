@@ -30,7 +30,7 @@ from dialogkit.evaluate.results import Results
 from dialogkit.evaluate.rule_user import RuleUser
 from dialogkit.evaluate.skill_watch import SkillWatch
 from dialogkit.evaluate.users import MIX, PERSONAS, Persona, SimulatedUser, Situation
-from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
+from dialogkit.nlu._builtin import STT_LOW_CONFIDENCE
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.wire import DEFAULT_STT_THRESHOLD, ChatbotSessionInfoResponse

@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from typing import Final
 
-from dialogkit.skills.base import SkillCall, SkillOutcome, SkillRunner
+from dialogkit.skills._base import SkillCall, SkillOutcome, SkillRunner
 
 _CLIENT_ERROR: Final = re.compile(r"\bHTTP 4\d\d\b")
 

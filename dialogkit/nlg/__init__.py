@@ -5,7 +5,7 @@ Provider authors import from here::
     from dialogkit.nlg import NLGProvider, NLGRequest
 """
 
-from dialogkit.nlg.base import NLGProvider, NLGRequest
-from dialogkit.nlg.templates import TemplateNLG
+from dialogkit.nlg._base import NLGProvider, NLGRequest
+from dialogkit.nlg._templates import TemplateNLG
 
 __all__ = ["NLGProvider", "NLGRequest", "TemplateNLG"]

@@ -9,7 +9,7 @@ Provider authors import from here, not from the modules inside::
 values the engine would accept.
 
 The names are imported on first use: the scenario package reads the built-in intents from
-``dialogkit.nlu.builtin`` while it loads, before the providers could be imported.
+``dialogkit.nlu._builtin`` while it loads, before the providers could be imported.
 """
 
 from importlib import import_module as _import_module
@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
-    from dialogkit.nlu.base import NLUProvider, NLURequest
-    from dialogkit.nlu.entities import INVALID, coerce, extract, validate
-    from dialogkit.nlu.frame import Frame
-    from dialogkit.nlu.hybrid import HybridNLU
-    from dialogkit.nlu.result import NLUResult
-    from dialogkit.nlu.rules import RuleNLU
+    from dialogkit.nlu._base import NLUProvider, NLURequest
+    from dialogkit.nlu._entities import INVALID, coerce, extract, validate
+    from dialogkit.nlu._frame import Frame
+    from dialogkit.nlu._hybrid import HybridNLU
+    from dialogkit.nlu._result import NLUResult
+    from dialogkit.nlu._rules import RuleNLU
 
 __all__ = [
     "INVALID",
@@ -38,16 +38,16 @@ __all__ = [
 ]
 
 _HOMES = {
-    "INVALID": "entities",
-    "Frame": "frame",
-    "HybridNLU": "hybrid",
-    "NLUProvider": "base",
-    "NLURequest": "base",
-    "NLUResult": "result",
-    "RuleNLU": "rules",
-    "coerce": "entities",
-    "extract": "entities",
-    "validate": "entities",
+    "INVALID": "_entities",
+    "Frame": "_frame",
+    "HybridNLU": "_hybrid",
+    "NLUProvider": "_base",
+    "NLURequest": "_base",
+    "NLUResult": "_result",
+    "RuleNLU": "_rules",
+    "coerce": "_entities",
+    "extract": "_entities",
+    "validate": "_entities",
 }
 
 

@@ -8,7 +8,7 @@ first used, and shared by every session that runs it, instead of on every turn.
 Intents need no registry: an intent named in a condition (``nlu.intent`` equals / in) is
 usable even when ``intents`` does not declare it. It is then *implied*: its description is
 taken from the nodes its transitions lead to, so language-model NLU can choose it and the
-rule NLU can match it (see ``dialogkit.nlu.rules``).
+rule NLU can match it (see ``dialogkit.nlu._rules``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
 from dialogkit.scenario.conditions import iter_conditions
 from dialogkit.scenario.model import Condition, Intent, Node, ScenarioDocument, Slot, Transition
 

@@ -43,7 +43,7 @@ SlotKind = Literal[
     "free_text",
 ]
 """What a slot holds, beyond its value type: decides which words name it, which values are
-plausible and where a number said in a sentence goes (see ``dialogkit.nlu.kinds``)."""
+plausible and where a number said in a sentence goes (see ``dialogkit.nlu._kinds``)."""
 
 OPERATORS: frozenset[str] = frozenset(
     {

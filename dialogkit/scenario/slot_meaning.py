@@ -12,8 +12,8 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Final
 
-from dialogkit.nlu.entities import known_unit
-from dialogkit.nlu.kinds import COUNT_UNITS, DURATION_UNITS, slot_kind, slot_nouns
+from dialogkit.nlu._entities import known_unit
+from dialogkit.nlu._kinds import COUNT_UNITS, DURATION_UNITS, slot_kind, slot_nouns
 from dialogkit.scenario.model import Slot, SlotKind
 from dialogkit.scenario.problems import Problem
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from dialogkit.nlu.builtin import BUILTIN_INTENT_NAMES
+from dialogkit.nlu._builtin import BUILTIN_INTENT_NAMES
 from dialogkit.scenario.conditions import iter_conditions
 from dialogkit.scenario.model import (
     ACTIONS,
@@ -234,8 +234,8 @@ class _Checker:
     def _eval_values(self, name: str, slot: Slot) -> Iterator[Problem]:
         """Values simulated users are given must be values the slot accepts; a text slot
         with none to give them gets made-up ones, which the author should know."""
-        from dialogkit.nlu.entities import INVALID, coerce
-        from dialogkit.nlu.kinds import slot_kind
+        from dialogkit.nlu._entities import INVALID, coerce
+        from dialogkit.nlu._kinds import slot_kind
 
         if (
             slot.type == "text"

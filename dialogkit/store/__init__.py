@@ -8,7 +8,7 @@ A custom store implements ``SessionStore``; import what it needs from here::
 here.
 """
 
-from dialogkit.store.base import RecordLimits, SessionStore, StoredSession
-from dialogkit.store.memory import MemoryStore
+from dialogkit.store._base import RecordLimits, SessionStore, StoredSession
+from dialogkit.store._memory import MemoryStore
 
 __all__ = ["MemoryStore", "RecordLimits", "SessionStore", "StoredSession"]

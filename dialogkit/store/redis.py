@@ -72,7 +72,7 @@ from dialogkit.engine.state import (
 from dialogkit.errors import LockLost, SessionBusy
 from dialogkit.logsafe import escape
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.store.base import (
+from dialogkit.store._base import (
     CONFIG_TTL_S,
     STATE,
     STATE_TTL_S,
@@ -83,7 +83,7 @@ from dialogkit.store.base import (
     encode_records,
     stored_kinds,
 )
-from dialogkit.store.queues import SessionQueues
+from dialogkit.store._queues import SessionQueues
 from dialogkit.wire import dump_json
 
 logger = logging.getLogger("dialogkit.store")
@@ -293,7 +293,7 @@ class RedisStore:
     # ----------------------------------------------------------------- vectors
 
     async def vectors(self, key: str) -> bytes | None:
-        """A scenario's embedding vectors (``dialogkit.nlu.embeddings``); a read renews them."""
+        """A scenario's embedding vectors (``dialogkit.nlu._embeddings``); a read renews them."""
         raw: Any = await self._redis.getex(self._key("vectors", key), ex=self.config_ttl_s)
         return None if raw is None else bytes(raw)
 

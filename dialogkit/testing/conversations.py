@@ -30,7 +30,7 @@ from dialogkit.errors import DialogkitError
 from dialogkit.scenario.registry import resolve_name
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
-from dialogkit.skills.client import HTTPSkillRunner
+from dialogkit.skills._client import HTTPSkillRunner
 from dialogkit.testing.coverage import Coverage, Edge
 from dialogkit.wire import ChatbotSessionInfoResponse, ChatbotSessionUser, CompletionOptions
 

@@ -15,8 +15,8 @@ import zlib
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.entities import INVALID, contains_word, extract, is_open
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._entities import INVALID, contains_word, extract, is_open
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.testing.openai_server import (

@@ -14,8 +14,8 @@ import pytest
 import dialogkit
 from dialogkit import Engine, Scenario
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._result import NLUResult
 from tests.helpers import ROOT, RecordingSkills
 
 WALK = [

@@ -15,8 +15,8 @@ import pytest
 
 from dialogkit.engine.engine import DEADLINE_GRACE_S, Engine
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.nlu.base import NLUProvider, NLURequest
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._base import NLUProvider, NLURequest
+from dialogkit.nlu._result import NLUResult
 from dialogkit.skills.runtime.server import RuntimeServer
 from dialogkit.testing.openai_server import Delay, RecordedRequest, ScriptedOpenAIServer
 from dialogkit_server import create_app

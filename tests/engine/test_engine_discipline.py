@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from dialogkit import Engine, Session
-from dialogkit.nlu.discipline import admit
-from dialogkit.nlu.kinds import slot_labels
+from dialogkit.nlu._discipline import admit
+from dialogkit.nlu._kinds import slot_labels
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 

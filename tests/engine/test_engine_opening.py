@@ -9,9 +9,9 @@ import pytest
 
 from dialogkit import Engine, ScenarioInvalid
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.nlg.base import NLGRequest
-from dialogkit.nlg.phrases import GREETINGS
-from dialogkit.skills.base import SkillOutcome
+from dialogkit.nlg._base import NLGRequest
+from dialogkit.nlg._phrases import GREETINGS
+from dialogkit.skills._base import SkillOutcome
 from tests.helpers import RecordingSkills, make_graph
 
 HELLO = {

@@ -14,9 +14,9 @@ from dialogkit import Engine, Scenario
 from dialogkit.engine.providers import OfflineRouter
 from dialogkit.engine.state import DialogueState, Records, SessionConfig, TurnRecord, Visit
 from dialogkit.scenario import scenario as scenario_module
-from dialogkit.store import base as store_base
-from dialogkit.store.base import STATE, TURN_RECORD, VISIT, decode_records, encode_records
-from dialogkit.store.memory import MemoryStore
+from dialogkit.store import _base as store_base
+from dialogkit.store._base import STATE, TURN_RECORD, VISIT, decode_records, encode_records
+from dialogkit.store._memory import MemoryStore
 from dialogkit.usage import Usage
 from dialogkit.wire import HistoryEntry
 from tests.helpers import COFFEE, RecordingSkills

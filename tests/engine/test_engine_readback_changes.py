@@ -134,7 +134,7 @@ def test_small_talk_with_a_day_word_leaves_a_filled_date(
     ],
 )
 def test_digits_of_a_date_or_a_time_are_no_phone(text: str, phone: str | None) -> None:
-    from dialogkit.nlu.entities import INVALID, extract_phone
+    from dialogkit.nlu._entities import INVALID, extract_phone
 
     found = extract_phone(text)
     assert (None if found is INVALID else found) == phone

@@ -6,7 +6,7 @@ from typing import Any
 
 from dialogkit import Engine
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.nlg.base import NLGRequest
+from dialogkit.nlg._base import NLGRequest
 from tests.helpers import RecordingSkills, make_graph
 
 SLOTS: dict[str, Any] = {
@@ -157,8 +157,8 @@ def test_a_routing_node_says_nothing_and_costs_no_generation() -> None:
 
 
 def test_provider_values_are_kept_as_typed_and_undeclared_ones_dropped() -> None:
-    from dialogkit.nlu.base import NLURequest
-    from dialogkit.nlu.result import NLUResult
+    from dialogkit.nlu._base import NLURequest
+    from dialogkit.nlu._result import NLUResult
 
     class ModelLike:
         async def understand(self, request: NLURequest) -> NLUResult:

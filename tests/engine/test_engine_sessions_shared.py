@@ -13,7 +13,7 @@ from dialogkit.engine.providers import OfflineRouter
 from dialogkit.engine.state import RECENT_HISTORY, RECENT_SAID, SessionConfig
 from dialogkit.scenario.cache import ScenarioCache
 from dialogkit.settings import Settings
-from dialogkit.store.memory import MemoryStore
+from dialogkit.store._memory import MemoryStore
 from tests.helpers import RecordingSkills, make_graph
 
 ECHO = make_graph(

@@ -10,7 +10,7 @@ import pytest
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.providers import OfflineRouter
 from dialogkit.settings import Settings
-from dialogkit.skills.base import SkillOutcome
+from dialogkit.skills._base import SkillOutcome
 from tests.helpers import RecordingSkills, make_graph
 
 SLOTS: dict[str, Any] = {

@@ -6,7 +6,7 @@ from typing import Any
 
 from dialogkit import Engine, Session
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.skills.base import SkillOutcome
+from dialogkit.skills._base import SkillOutcome
 from tests.helpers import RecordingSkills, make_graph
 
 SLOTS: dict[str, Any] = {

@@ -8,11 +8,11 @@ import pytest
 
 from dialogkit import Engine, Session
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.nlg.dedupe import normalize
-from dialogkit.nlg.phrases import FALLBACKS
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.rules import RuleNLU
+from dialogkit.nlg._dedupe import normalize
+from dialogkit.nlg._phrases import FALLBACKS
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._rules import RuleNLU
 from tests.helpers import RecordingSkills, make_graph
 
 INTENTS = {

@@ -13,7 +13,7 @@ from dialogkit.evaluate import Goal, Results, evaluate
 from dialogkit.evaluate.failures import KINDS, NONSENSE, alternates
 from dialogkit.evaluate.outcomes import outcomes_of
 from dialogkit.evaluate.runner import turn_budget
-from dialogkit.skills.base import SkillOutcome
+from dialogkit.skills._base import SkillOutcome
 from tests.helpers import COFFEE, RecordingSkills, make_graph
 
 DRINK = {

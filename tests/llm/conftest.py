@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from dialogkit import Engine
-from dialogkit.nlg.base import NLGRequest
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
+from dialogkit.nlg._base import NLGRequest
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
 from dialogkit.skills.runtime.server import RuntimeServer

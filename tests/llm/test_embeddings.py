@@ -16,14 +16,14 @@ import pytest
 
 from dialogkit import Engine
 from dialogkit.errors import LLMError
-from dialogkit.llm.embeddings import (
+from dialogkit.llm._embeddings import (
     DEFAULT_CALIBRATION,
     PURPOSE,
     EndpointEmbedder,
     calibration_for,
 )
-from dialogkit.llm.router import ModelRouter
-from dialogkit.nlu.embeddings import ScenarioVectors
+from dialogkit.llm._router import ModelRouter
+from dialogkit.nlu._embeddings import ScenarioVectors
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.testing.openai_server import ErrorReply, RawBody, ScriptedOpenAIServer
 from dialogkit.usage import Usage

@@ -15,7 +15,7 @@ import pytest
 
 from dialogkit import Engine
 from dialogkit.errors import LLMError
-from dialogkit.llm.router import ModelRouter
+from dialogkit.llm._router import ModelRouter
 from dialogkit.testing.openai_server import ErrorReply, RecordedRequest, Reply
 from dialogkit.testing.openai_server import ScriptedOpenAIServer as Server
 from tests.helpers import RecordingSkills

@@ -12,7 +12,7 @@ import pytest
 
 from dialogkit import Engine
 from dialogkit.errors import CassetteMiss, LLMError
-from dialogkit.llm.cassette import Cassette, Recording, call_key
+from dialogkit.llm._cassette import Cassette, Recording, call_key
 from dialogkit.settings import CassetteMode, Settings
 from dialogkit.testing.openai_server import ErrorReply, RecordedRequest, Reply
 from dialogkit.testing.openai_server import ScriptedOpenAIServer as Server

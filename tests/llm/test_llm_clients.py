@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import aiohttp
 import pytest
 
-from dialogkit.llm.clients import Channel, ClientOptions, ClientPool
-from dialogkit.llm.endpoints import Endpoint
+from dialogkit.llm._clients import Channel, ClientOptions, ClientPool
+from dialogkit.llm._endpoints import Endpoint
 from dialogkit.testing.openai_server import ScriptedOpenAIServer
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from dialogkit import Engine
-from dialogkit.nlg.phrases import FALLBACKS, GREETINGS
+from dialogkit.nlg._phrases import FALLBACKS, GREETINGS
 from dialogkit.testing.openai_server import Delay, ErrorReply, RecordedRequest, Reply
 from dialogkit.testing.openai_server import ScriptedOpenAIServer as Server
 from tests.helpers import RecordingSkills, make_graph

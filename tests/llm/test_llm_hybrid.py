@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dialogkit.llm.router import ModelRouter
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.hybrid import HybridNLU
-from dialogkit.nlu.result import NLUResult
+from dialogkit.llm._router import ModelRouter
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._hybrid import HybridNLU
+from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.testing.openai_server import ScriptedOpenAIServer
 from tests.llm.conftest import MODEL, make_settings, nlu_request

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from dialogkit.llm.router import ModelRouter
-from dialogkit.nlg.llm import LLMNLG
+from dialogkit.llm._router import ModelRouter
+from dialogkit.nlg._llm import LLMNLG
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.testing.openai_server import Delay, RecordedRequest, Reply
 from dialogkit.testing.openai_server import ScriptedOpenAIServer as Server

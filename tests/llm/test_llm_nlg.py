@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from dialogkit.llm.router import ModelRouter
-from dialogkit.nlg.base import NLGProvider
+from dialogkit.llm._router import ModelRouter
+from dialogkit.nlg._base import NLGProvider
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.testing.openai_server import (
     Completion,

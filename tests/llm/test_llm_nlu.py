@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from dialogkit.llm.router import ModelRouter
-from dialogkit.nlu.base import NLUProvider
-from dialogkit.nlu.result import NLUResult
+from dialogkit.llm._router import ModelRouter
+from dialogkit.nlu._base import NLUProvider
+from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.testing.openai_server import (
     Completion,

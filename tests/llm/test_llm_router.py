@@ -7,13 +7,13 @@ import json
 import pytest
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.endpoints import NO_API_KEY, Endpoint, parse_endpoints
-from dialogkit.llm.router import ModelRouter
-from dialogkit.nlg.llm import LLMNLG
-from dialogkit.nlg.templates import TemplateNLG
-from dialogkit.nlu.hybrid import HybridNLU
-from dialogkit.nlu.llm import LLMNLU
-from dialogkit.nlu.rules import RuleNLU
+from dialogkit.llm._endpoints import NO_API_KEY, Endpoint, parse_endpoints
+from dialogkit.llm._router import ModelRouter
+from dialogkit.nlg._llm import LLMNLG
+from dialogkit.nlg._templates import TemplateNLG
+from dialogkit.nlu._hybrid import HybridNLU
+from dialogkit.nlu._llm import LLMNLU
+from dialogkit.nlu._rules import RuleNLU
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import OFFLINE_MODEL
 from dialogkit.testing.openai_server import ScriptedOpenAIServer

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from dialogkit import Scenario
-from dialogkit.nlu.acts import correction, is_question, leading_act, polarity
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.entities import INVALID, extract
-from dialogkit.nlu.morphology import keyword_in, normalize, stem
-from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.rules import RuleNLU
+from dialogkit.nlu._acts import correction, is_question, leading_act, polarity
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._entities import INVALID, extract
+from dialogkit.nlu._morphology import keyword_in, normalize, stem
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._rules import RuleNLU
 from dialogkit.scenario.model import Intent, Slot
 from tests.helpers import make_graph
 

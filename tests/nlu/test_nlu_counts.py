@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dialogkit.nlu.counts import read_counts
-from dialogkit.nlu.kinds import slot_kind
+from dialogkit.nlu._counts import read_counts
+from dialogkit.nlu._kinds import slot_kind
 from dialogkit.scenario.model import Slot
 
 PARTY = {

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from dialogkit.engine.turn import initial_context
-from dialogkit.nlu.entities import INVALID, extract
-from dialogkit.nlu.frame import Frame
+from dialogkit.nlu._entities import INVALID, extract
+from dialogkit.nlu._frame import Frame
 from dialogkit.scenario.model import Slot
 
 # Monday 23 November 2026, 22:30 in Seoul: already Tuesday in no time zone west of it.

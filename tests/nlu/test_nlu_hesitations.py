@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 from dialogkit import Scenario
-from dialogkit.nlu.acts import corrected_in_place, correction
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.entities import INVALID, extract_text
-from dialogkit.nlu.morphology import keyword_in, normalize
-from dialogkit.nlu.rules import RuleNLU
+from dialogkit.nlu._acts import corrected_in_place, correction
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._entities import INVALID, extract_text
+from dialogkit.nlu._morphology import keyword_in, normalize
+from dialogkit.nlu._rules import RuleNLU
 from dialogkit.scenario.model import Intent, Slot
 from tests.helpers import make_graph
 

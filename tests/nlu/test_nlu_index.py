@@ -8,9 +8,9 @@ import pytest
 
 from dialogkit import Engine
 from dialogkit.engine.providers import OfflineRouter
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.rules import IntentMatcher, RuleIndex, RuleNLU, Utterance
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._rules import IntentMatcher, RuleIndex, RuleNLU, Utterance
 from dialogkit.scenario.index import ScenarioIndex
 from dialogkit.scenario.scenario import Scenario
 from tests.helpers import RecordingSkills, make_graph

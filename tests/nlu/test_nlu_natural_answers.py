@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from dialogkit import Scenario
-from dialogkit.nlu.acts import correction, is_question, offers_values
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.entities import extract_text
+from dialogkit.nlu._acts import correction, is_question, offers_values
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._entities import extract_text
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._rules import RuleNLU
+from dialogkit.nlu._words import nouns_pattern
 from dialogkit.nlu.lang import paraphrases
-from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.rules import RuleNLU
-from dialogkit.nlu.words import nouns_pattern
 from dialogkit.scenario.model import Intent, Slot
 from dialogkit.scenario.slot_meaning import slot_meaning_problems
 from tests.helpers import make_graph

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from dialogkit.nlu.entities import INVALID, extract
-from dialogkit.nlu.numbers import digits_spoken, find_quantities
+from dialogkit.nlu._entities import INVALID, extract
+from dialogkit.nlu._numbers import digits_spoken, find_quantities
 from dialogkit.scenario.model import Slot
 
 

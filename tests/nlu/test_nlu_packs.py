@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from dialogkit import Scenario
-from dialogkit.nlu.acts import correction, is_question, is_request
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.discipline import said_wrong
+from dialogkit.nlu._acts import correction, is_question, is_request
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._discipline import said_wrong
+from dialogkit.nlu._rules import RuleNLU, content
+from dialogkit.nlu._words import meant_part
 from dialogkit.nlu.lang import PACKS, packs_for
-from dialogkit.nlu.rules import RuleNLU, content
-from dialogkit.nlu.words import meant_part
 from dialogkit.scenario.model import Intent, Slot
 from tests.helpers import make_graph
 

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from dialogkit import Scenario
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.entities import INVALID, coerce, extract
-from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.rules import RuleNLU
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._entities import INVALID, coerce, extract
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._rules import RuleNLU
 from dialogkit.scenario.model import Intent, Slot
 from tests.helpers import make_graph
 

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from dialogkit import Scenario
-from dialogkit.nlu.acts import is_question, offers_values, says_nothing
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.discipline import admit, is_clause
-from dialogkit.nlu.entities import INVALID, extract, extract_date, known_unit
-from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.rules import RuleNLU
+from dialogkit.nlu._acts import is_question, offers_values, says_nothing
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._discipline import admit, is_clause
+from dialogkit.nlu._entities import INVALID, extract, extract_date, known_unit
+from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._rules import RuleNLU
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 

@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
-from dialogkit.nlu.entities import INVALID, extract
-from dialogkit.nlu.fuzzy import within_one_edit
-from dialogkit.nlu.plausible import (
+from dialogkit.nlu._entities import INVALID, extract
+from dialogkit.nlu._fuzzy import within_one_edit
+from dialogkit.nlu._plausible import (
     is_birth_date,
     plausible_age,
     plausible_birth_date,

@@ -25,9 +25,9 @@ from dialogkit.client import Client
 from dialogkit.engine.engine import Engine
 from dialogkit.engine.providers import OfflineRouter
 from dialogkit.settings import Settings
-from dialogkit.skills.base import SkillCall, SkillOutcome
+from dialogkit.skills._base import SkillCall, SkillOutcome
 from dialogkit.skills.runtime.server import RuntimeServer
-from dialogkit.store.memory import MemoryStore
+from dialogkit.store._memory import MemoryStore
 from dialogkit_server import create_app
 
 DEMO: dict[str, Any] = {

@@ -23,7 +23,7 @@ from dialogkit.engine.engine import Engine
 from dialogkit.engine.providers import OfflineRouter
 from dialogkit.errors import APIError, SessionBusy
 from dialogkit.settings import Settings
-from dialogkit.store.memory import MemoryStore
+from dialogkit.store._memory import MemoryStore
 from tests.server.conftest import FakeClock, GatedSkills, Live, running
 
 LOCK_WAIT_S = 0.3

@@ -19,7 +19,7 @@ from dialogkit.engine.engine import Engine
 from dialogkit.engine.providers import OfflineRouter
 from dialogkit.settings import Settings
 from dialogkit.skills.runtime.server import RuntimeServer
-from dialogkit.store.memory import MemoryStore
+from dialogkit.store._memory import MemoryStore
 from dialogkit_server import create_app
 from dialogkit_server.errors import ECHO_CHARS
 from tests.helpers import make_graph

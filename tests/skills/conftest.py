@@ -9,8 +9,8 @@ import pytest
 
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import Settings
-from dialogkit.skills.base import SkillCall
-from dialogkit.skills.client import HTTPSkillRunner
+from dialogkit.skills._base import SkillCall
+from dialogkit.skills._client import HTTPSkillRunner
 from dialogkit.testing.skill_runtime import RecordingSkillRuntime
 
 SCENARIO_VERSION = "1.4.0"

@@ -16,9 +16,9 @@ from dataclasses import replace
 import pytest
 
 from dialogkit.settings import Settings
-from dialogkit.skills.base import SkillCall, SkillOutcome
-from dialogkit.skills.client import FAILING_AFTER, HTTPSkillRunner
-from dialogkit.skills.result import SkillErrorCode
+from dialogkit.skills._base import SkillCall, SkillOutcome
+from dialogkit.skills._client import FAILING_AFTER, HTTPSkillRunner
+from dialogkit.skills._result import SkillErrorCode
 from tests.skills.conftest import build_call
 
 BURSTS = 3

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from dialogkit.scenario.model import SKILL_PARAM_KEYS, Node
-from dialogkit.skills.result import SkillErrorCode
+from dialogkit.skills._result import SkillErrorCode
 from dialogkit.skills.runtime import SKILLS, RuntimeServer, fire_mission
 from dialogkit.wire import SkillContext
 

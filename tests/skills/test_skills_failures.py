@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from dialogkit.nlg.phrases import skill_error
+from dialogkit.nlg._phrases import skill_error
 from dialogkit.settings import Settings
-from dialogkit.skills.base import SkillCall
-from dialogkit.skills.client import HTTPSkillRunner
-from dialogkit.skills.result import SkillErrorCode
+from dialogkit.skills._base import SkillCall
+from dialogkit.skills._client import HTTPSkillRunner
+from dialogkit.skills._result import SkillErrorCode
 from dialogkit.testing.skill_runtime import RecordingSkillRuntime, SkillReply
 
 MakeCall = Callable[..., SkillCall]

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from dialogkit.skills.base import SkillCall, SkillOutcome
-from dialogkit.skills.client import HTTPSkillRunner
+from dialogkit.skills._base import SkillCall, SkillOutcome
+from dialogkit.skills._client import HTTPSkillRunner
 from dialogkit.testing.skill_runtime import RecordingSkillRuntime, SkillReply
 
 MakeCall = Callable[..., SkillCall]

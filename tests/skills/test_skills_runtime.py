@@ -12,8 +12,8 @@ import pytest
 
 from dialogkit.errors import DialogkitError
 from dialogkit.settings import Settings
-from dialogkit.skills.base import SkillCall, SkillOutcome
-from dialogkit.skills.client import HTTPSkillRunner
+from dialogkit.skills._base import SkillCall, SkillOutcome
+from dialogkit.skills._client import HTTPSkillRunner
 from dialogkit.skills.runtime import RuntimeServer, create_runtime_app
 from dialogkit.skills.runtime.arguments import InvalidArguments
 from dialogkit.wire import SkillContext

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dialogkit.store.expiry import ExpiryWheel
+from dialogkit.store._expiry import ExpiryWheel
 
 
 def test_keys_are_due_after_their_expiry_only() -> None:

@@ -16,7 +16,7 @@ from dialogkit.engine.providers import OfflineRouter
 from dialogkit.engine.state import DialogueState, Records, SessionConfig, Visit
 from dialogkit.errors import SessionBusy
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.store.base import RecordLimits
+from dialogkit.store._base import RecordLimits
 from dialogkit.store.redis import RedisStore
 from tests.helpers import RecordingSkills, make_graph
 from tests.helpers import transcript_row as row

@@ -16,8 +16,8 @@ from dialogkit.engine.providers import OfflineRouter
 from dialogkit.engine.state import DialogueState, Records, SessionConfig
 from dialogkit.errors import LockLost, SessionBusy
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.store.base import SessionStore
-from dialogkit.store.memory import MemoryStore
+from dialogkit.store._base import SessionStore
+from dialogkit.store._memory import MemoryStore
 from dialogkit.store.redis import RedisStore
 from tests.helpers import RecordingSkills, make_graph
 from tests.store.conftest import RedisServer

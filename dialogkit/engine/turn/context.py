@@ -6,8 +6,8 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from dialogkit.nlg import phrases
-from dialogkit.nlu.frame import Frame
+from dialogkit.nlg import _phrases as phrases
+from dialogkit.nlu._frame import Frame
 
 
 def initial_context(language: str, user: dict[str, Any]) -> dict[str, Any]:

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from dialogkit.engine.state import DialogueState, SessionConfig
-from dialogkit.nlg.base import FallbackKind, NLGProvider
-from dialogkit.nlu.base import NLUProvider
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlg._base import FallbackKind, NLGProvider
+from dialogkit.nlu._base import NLUProvider
+from dialogkit.nlu._result import NLUResult
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
 from dialogkit.scenario.model import Node, Transition
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.skills.base import SkillRunner
+from dialogkit.skills._base import SkillRunner
 
 MoveKind = Literal["goto", "stay", "repeat", "help", "back", "restart"]
 

@@ -23,8 +23,8 @@ from dialogkit.logsafe import escape
 from dialogkit.scenario.model import Node, Transition
 from dialogkit.scenario.templates import render
 from dialogkit.scenario.validate import ENGINE_CONTEXT_KEYS
-from dialogkit.skills.base import SkillCall, SkillOutcome
-from dialogkit.skills.result import clean_outcome, failure_outcome
+from dialogkit.skills._base import SkillCall, SkillOutcome
+from dialogkit.skills._result import clean_outcome, failure_outcome
 
 logger = logging.getLogger("dialogkit.turn")
 

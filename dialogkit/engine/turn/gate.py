@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from dialogkit.engine.state import SessionConfig
 from dialogkit.engine.turn.data import TurnInput
-from dialogkit.nlg.base import FallbackKind
-from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlg._base import FallbackKind
+from dialogkit.nlu._builtin import STT_LOW_CONFIDENCE
+from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.model import Node
 
 DEFAULT_MAX_FALLBACK_RETRIES = 3

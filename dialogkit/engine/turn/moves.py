@@ -17,11 +17,11 @@ from typing import Any
 from dialogkit.engine.state import DialogueState
 from dialogkit.engine.turn.data import Move, TurnInput, turn_scope
 from dialogkit.engine.turn.slots import accept_values, missing_slots
-from dialogkit.nlg import phrases
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.discipline import said_wrong
-from dialogkit.nlu.morphology import keyword_in, normalize
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlg import _phrases as phrases
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._discipline import said_wrong
+from dialogkit.nlu._morphology import keyword_in, normalize
+from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.conditions import CompiledConditions
 from dialogkit.scenario.model import Node, Transition
 from dialogkit.scenario.scenario import Scenario

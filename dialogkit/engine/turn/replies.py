@@ -15,13 +15,13 @@ from typing import Any
 from dialogkit.engine.state import RECENT_HISTORY
 from dialogkit.engine.turn.data import Moment
 from dialogkit.engine.turn.slots import expected_slot
-from dialogkit.nlg import phrases
-from dialogkit.nlg.base import FallbackKind, NLGKind, NLGRequest
-from dialogkit.nlg.dedupe import said_before
-from dialogkit.nlu.acts import is_question
+from dialogkit.nlg import _phrases as phrases
+from dialogkit.nlg._base import FallbackKind, NLGKind, NLGRequest
+from dialogkit.nlg._dedupe import said_before
+from dialogkit.nlu._acts import is_question
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.templates import render, variants
-from dialogkit.skills.base import SkillOutcome
+from dialogkit.skills._base import SkillOutcome
 
 FALLBACK_ATTEMPTS = 3
 """Texts a fallback asks the language model for before it gives up on a new sentence."""

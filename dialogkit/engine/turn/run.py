@@ -16,14 +16,14 @@ from dialogkit.engine.turn.moves import abandons_confirmation, choose_move, open
 from dialogkit.engine.turn.record import record_exchange, transcript_row
 from dialogkit.engine.turn.replies import Replies
 from dialogkit.engine.turn.understand import understand
-from dialogkit.nlg import phrases
-from dialogkit.nlg.base import FallbackKind, NLGProvider
-from dialogkit.nlu.base import NLUProvider
-from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlg import _phrases as phrases
+from dialogkit.nlg._base import FallbackKind, NLGProvider
+from dialogkit.nlu._base import NLUProvider
+from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._result import NLUResult
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.skills.base import SkillRunner
+from dialogkit.skills._base import SkillRunner
 
 
 class Turn:

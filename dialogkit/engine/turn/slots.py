@@ -15,11 +15,11 @@ from datetime import date
 from typing import Any
 
 from dialogkit.logsafe import escape
-from dialogkit.nlu.acts import is_question, is_small_talk, offers_values
-from dialogkit.nlu.discipline import admit, own_phrases
-from dialogkit.nlu.entities import INVALID, coerce, is_open, validate
-from dialogkit.nlu.kinds import slot_kind
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._acts import is_question, is_small_talk, offers_values
+from dialogkit.nlu._discipline import admit, own_phrases
+from dialogkit.nlu._entities import INVALID, coerce, is_open, validate
+from dialogkit.nlu._kinds import slot_kind
+from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
 

@@ -11,8 +11,8 @@ from dataclasses import replace
 from dialogkit.engine.state import RECENT_HISTORY, DialogueState
 from dialogkit.engine.turn.data import Runtime
 from dialogkit.engine.turn.slots import expected_slot
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.model import Node
 
 

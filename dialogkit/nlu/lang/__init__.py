@@ -37,7 +37,7 @@ class LanguagePack:
     numerals: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
     """Number words by script ("sino", "native", "kanji", "kana", "en"): each word's role
     ("digit", "teen", "tens", "small", "big", "point") and value. How words of one script
-    combine is the grammar of ``dialogkit.nlu.numbers``."""
+    combine is the grammar of ``dialogkit.nlu._numbers``."""
     prenominal: tuple[str, ...] = ()
     """Number forms that only stand before a counter ("세 명"; alone "네" is yes)."""
     number_particles: str = ""
@@ -56,7 +56,7 @@ class LanguagePack:
     month_before_day: tuple[str, ...] = ()
     """What before a day counter makes it a day of a month ("12월 10일", "12月10日")."""
     counters: dict[str, str] = field(default_factory=dict)
-    """Counter patterns after a number, by counter id (``dialogkit.nlu.numbers.COUNTER_KINDS``
+    """Counter patterns after a number, by counter id (``dialogkit.nlu._numbers.COUNTER_KINDS``
     says what each id measures): "명", "km", "泊", "nights"..."""
     relative_days: dict[str, int] = field(default_factory=dict)
     """Days counted from today ("내일" 1, "明後日" 2, "yesterday" -1)."""

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from dialogkit.nlg.phrases import daypart
+from dialogkit.nlg._phrases import daypart
 from dialogkit.skills.runtime.arguments import (
     InvalidArguments,
     is_blank,

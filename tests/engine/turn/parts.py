@@ -7,11 +7,11 @@ from typing import Any
 
 from dialogkit.engine.state import DialogueState, SessionConfig
 from dialogkit.engine.turn.data import Moment, Runtime, TurnInput
-from dialogkit.nlg.base import NLGRequest
-from dialogkit.nlg.templates import TemplateNLG
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.rules import RuleNLU
+from dialogkit.nlg._base import NLGRequest
+from dialogkit.nlg._templates import TemplateNLG
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._rules import RuleNLU
 from dialogkit.scenario.scenario import Scenario
 from tests.helpers import RecordingSkills, make_graph
 

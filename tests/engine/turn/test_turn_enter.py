@@ -6,9 +6,9 @@ from dialogkit.engine.state import Records
 from dialogkit.engine.turn.data import Moment, Move
 from dialogkit.engine.turn.enter import Entering, apply_effects, enter_pending, run_skill
 from dialogkit.engine.turn.replies import Replies
-from dialogkit.nlg import phrases
+from dialogkit.nlg import _phrases as phrases
 from dialogkit.scenario.model import Transition
-from dialogkit.skills.base import SkillOutcome
+from dialogkit.skills._base import SkillOutcome
 from tests.engine.turn.parts import moment, node, scenario, state
 from tests.helpers import RecordingSkills
 

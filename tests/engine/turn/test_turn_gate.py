@@ -7,7 +7,7 @@ import pytest
 from dialogkit.engine.state import SessionConfig
 from dialogkit.engine.turn.data import TurnInput
 from dialogkit.engine.turn.gate import DEFAULT_MAX_FALLBACK_RETRIES, exhausted, gate, max_retries
-from dialogkit.nlu.builtin import STT_LOW_CONFIDENCE
+from dialogkit.nlu._builtin import STT_LOW_CONFIDENCE
 from dialogkit.scenario.model import Node
 
 THRESHOLD = -0.7

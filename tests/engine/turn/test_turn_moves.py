@@ -18,8 +18,8 @@ from dialogkit.engine.turn.moves import (
     move_for,
     opening_move,
 )
-from dialogkit.nlg import phrases
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlg import _phrases as phrases
+from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.model import Transition
 from dialogkit.scenario.scenario import Scenario
 from tests.engine.turn.parts import node, scenario, state, when

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dialogkit.engine.state import RECENT_HISTORY, RECENT_SAID, RECENT_VISITS, Records
 from dialogkit.engine.turn.data import TurnInput, TurnOutcome
 from dialogkit.engine.turn.record import record_exchange, record_visit, transcript_row
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._result import NLUResult
 from tests.engine.turn.parts import state
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dialogkit.engine.turn.replies import FALLBACK_ATTEMPTS, Replies
-from dialogkit.nlg import phrases
-from dialogkit.skills.base import SkillOutcome
+from dialogkit.nlg import _phrases as phrases
+from dialogkit.skills._base import SkillOutcome
 from tests.engine.turn.parts import ScriptedNLG, moment, node, scenario, state
 
 SLOTS = {"size": {"type": "enum", "values": ["small", "large"], "prompt": "Which size?"}}

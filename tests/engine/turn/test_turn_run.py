@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dialogkit.engine.state import SessionConfig
 from dialogkit.engine.turn import Turn
-from dialogkit.nlg.templates import TemplateNLG
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlg._templates import TemplateNLG
+from dialogkit.nlu._result import NLUResult
 from tests.engine.turn.parts import ScriptedNLU, node, scenario, state
 from tests.helpers import RecordingSkills
 

@@ -11,7 +11,7 @@ from dialogkit.engine.turn.slots import (
     own_phrases,
     skill_values,
 )
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._result import NLUResult
 from tests.engine.turn.parts import node, scenario, when
 
 SLOTS = {

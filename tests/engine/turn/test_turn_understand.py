@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dialogkit.engine.turn.understand import understand
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._result import NLUResult
 from dialogkit.wire import HistoryEntry
 from tests.engine.turn.parts import ScriptedNLU, moment, node, scenario, state
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from dialogkit.nlu._plausible import is_birth_date
 from dialogkit.nlu.lang import counted_concepts, labels
-from dialogkit.nlu.plausible import is_birth_date
 from dialogkit.scenario.model import Slot, SlotKind
 
 DURATION_UNITS: Final[dict[str, tuple[str, float]]] = {

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from dialogkit.nlu.acts import (
+from dialogkit.nlu._acts import (
     WHOLE_ACT_SCORE,
     corrected_in_place,
     correction,
@@ -26,11 +26,11 @@ from dialogkit.nlu.acts import (
     leading_act,
     says_nothing,
 )
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.builtin import BUILTIN_INTENTS
-from dialogkit.nlu.counts import counted_slots, read_counts, shares_numbers
-from dialogkit.nlu.discipline import is_own_value, is_self_reference, label_in, own_phrases
-from dialogkit.nlu.entities import (
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._counts import counted_slots, read_counts, shares_numbers
+from dialogkit.nlu._discipline import is_own_value, is_self_reference, label_in, own_phrases
+from dialogkit.nlu._entities import (
     INVALID,
     date_period,
     exact,
@@ -39,15 +39,15 @@ from dialogkit.nlu.entities import (
     in_slot_unit,
     validate,
 )
-from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.kinds import is_identifier, slot_labels
+from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._kinds import is_identifier, slot_labels
+from dialogkit.nlu._morphology import keyword_pattern, normalize, stem
+from dialogkit.nlu._numbers import Quantity, words_as_digits
+from dialogkit.nlu._ranges import nights, read_range
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._topics import TOPIC_SCORE, asked_topic, distinctive_topics
+from dialogkit.nlu._words import meant_part
 from dialogkit.nlu.lang import paraphrases, paraphrases_within, pattern, words
-from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
-from dialogkit.nlu.numbers import Quantity, words_as_digits
-from dialogkit.nlu.ranges import nights, read_range
-from dialogkit.nlu.result import NLUResult
-from dialogkit.nlu.topics import TOPIC_SCORE, asked_topic, distinctive_topics
-from dialogkit.nlu.words import meant_part
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Intent, Slot
 from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
@@ -296,7 +296,7 @@ class RuleIndex:
             for example in matcher.examples[: len(self.intents[name].examples)]:
                 self.exact.setdefault(example.text, name)
         self.topics = distinctive_topics(self.intents)
-        """Question intent -> the words only its examples use (``dialogkit.nlu.topics``)."""
+        """Question intent -> the words only its examples use (``dialogkit.nlu._topics``)."""
         self._candidates: dict[str, tuple[str, ...]] = {}
         self._rememberable: dict[str, bool] = {}
         self.best: dict[tuple[str, str], tuple[str | None, float]] = {}

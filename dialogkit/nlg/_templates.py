@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dialogkit.nlg.base import NLGRequest
+from dialogkit.nlg._base import NLGRequest
 
 
 class TemplateNLG:

@@ -33,7 +33,7 @@ from dialogkit.engine.state import (
     thaw_value,
 )
 from dialogkit.scenario.scenario import Scenario
-from dialogkit.store.base import (
+from dialogkit.store._base import (
     CONFIG_TTL_S,
     STATE_TTL_S,
     RecordLimits,
@@ -41,8 +41,8 @@ from dialogkit.store.base import (
     records_of,
     stored_kinds,
 )
-from dialogkit.store.expiry import ExpiryWheel
-from dialogkit.store.queues import SessionQueues
+from dialogkit.store._expiry import ExpiryWheel
+from dialogkit.store._queues import SessionQueues
 
 
 @dataclass(slots=True, eq=False)

@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Final
 
-from dialogkit.nlu.frame import Frame
+from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._numbers import digits_spoken, without_particle_i
+from dialogkit.nlu._plausible import Period
+from dialogkit.nlu._words import any_word
 from dialogkit.nlu.lang import PACKS
-from dialogkit.nlu.numbers import digits_spoken, without_particle_i
-from dialogkit.nlu.plausible import Period
-from dialogkit.nlu.words import any_word
 
 _YEAR_MARK = r"(?:년도?|年)"
 _MONTH_MARK = r"(?:월|月)"

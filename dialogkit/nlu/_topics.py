@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from dialogkit.nlu.acts import is_question
+from dialogkit.nlu._acts import is_question
+from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu.lang import pattern
-from dialogkit.nlu.morphology import normalize
 from dialogkit.scenario.model import Intent
 
 TOPIC_SCORE: Final = 0.7

@@ -6,7 +6,7 @@ the utterance is embedded once and compared with the scenario's own sentences fo
 the current node can use: the intent's examples and description (for an intent only named in
 conditions, the descriptions of the nodes it leads to). An intent scores its best
 cosine; the tier decides only when the best reaches the model's floor and leads the runner-up
-by the model's margin (``dialogkit.llm.embeddings.Calibration``), and otherwise abstains, so
+by the model's margin (``dialogkit.llm._embeddings.Calibration``), and otherwise abstains, so
 the language model or the fallback gets the turn. Values never come from here: the tier picks
 intents (and with them topics and transitions); slots are still filled by the rules.
 
@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from operator import mul
 from typing import Final, Protocol, runtime_checkable
 
-from dialogkit.llm.embeddings import Embedder, Vector
+from dialogkit.llm._embeddings import Embedder, Vector
 from dialogkit.logsafe import escape
-from dialogkit.nlu.base import NLURequest
+from dialogkit.nlu._base import NLURequest
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("dialogkit.nlu.embeddings")
 
 PASSAGES_VERSION: Final = "4"
 """Changes whenever ``passages`` changes what it collects, so stored vectors are not reused."""

@@ -3,7 +3,7 @@
 It sends ``POST {SKILL_RUNTIME_BASE_URL}/v1/skills/execute`` and turns every way that can go
 wrong into an error outcome with a stable code, because a skill failure must become a
 fallback reply, never an exception in the middle of a turn. The rules that need no network
-are in ``dialogkit.skills.result``.
+are in ``dialogkit.skills._result``.
 
 One time limit covers a whole call, ``SKILL_RUNTIME_TIMEOUT_S`` (or less, to fit the turn's
 deadline): waiting for one of the ``SKILL_RUNTIME_MAX_IN_FLIGHT`` slots, connecting, sending
@@ -33,8 +33,8 @@ from dialogkit._lifecycle import AsyncClosingMixin
 from dialogkit.errors import DialogkitError, SkillError
 from dialogkit.logsafe import escape
 from dialogkit.settings import Settings
-from dialogkit.skills.base import SkillCall, SkillOutcome
-from dialogkit.skills.result import (
+from dialogkit.skills._base import SkillCall, SkillOutcome
+from dialogkit.skills._result import (
     SkillErrorCode,
     build_request,
     failure_outcome,

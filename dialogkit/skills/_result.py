@@ -19,13 +19,13 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ValidationError
 
 from dialogkit.errors import SkillError
-from dialogkit.nlg.phrases import skill_error
+from dialogkit.nlg._phrases import skill_error
 from dialogkit.sanitize import clean_text, clean_value
 from dialogkit.scenario.model import NodeParams
 from dialogkit.scenario.paths import MISSING, resolve
 from dialogkit.scenario.templates import render, variants
 from dialogkit.scenario.validate import ENGINE_CONTEXT_KEYS
-from dialogkit.skills.base import SkillCall, SkillOutcome
+from dialogkit.skills._base import SkillCall, SkillOutcome
 from dialogkit.wire import SkillContext, SkillRequest, SkillResponse
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dialogkit.nlu.base import NLUProvider, NLURequest
-from dialogkit.nlu.embeddings import EmbeddingTier
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._base import NLUProvider, NLURequest
+from dialogkit.nlu._embeddings import EmbeddingTier
+from dialogkit.nlu._result import NLUResult
 
 
 class HybridNLU:

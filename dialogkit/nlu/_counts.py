@@ -28,11 +28,11 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Final
 
-from dialogkit.nlu.entities import exact, in_slot_unit
-from dialogkit.nlu.kinds import slot_kind, slot_nouns
+from dialogkit.nlu._entities import exact, in_slot_unit
+from dialogkit.nlu._kinds import slot_kind, slot_nouns
+from dialogkit.nlu._numbers import Quantity, normalize, quantities
+from dialogkit.nlu._words import nouns_pattern
 from dialogkit.nlu.lang import pattern, words
-from dialogkit.nlu.numbers import Quantity, normalize, quantities
-from dialogkit.nlu.words import nouns_pattern
 from dialogkit.scenario.model import Slot
 
 NEAR: Final = 14

@@ -13,8 +13,8 @@ refused when:
   is dropped: "주소 부산시 …");
 - an identifier is the bot's own (a phrase of its persona, a value held in the context or in
   another slot), the speaker's word for themself ("저는", "I"), or an interjection ("あ、…");
-- the value is implausible for its kind (``dialogkit.nlu.plausible``, shared with the value
-  extractors) by the slot's kind (``dialogkit.nlu.kinds``): a birth date not in the past or
+- the value is implausible for its kind (``dialogkit.nlu._plausible``, shared with the value
+  extractors) by the slot's kind (``dialogkit.nlu._kinds``): a birth date not in the past or
   more than 130 years ago, a phone number of the wrong length; or an address with neither a
   number nor two place units ("회사로 보내 주세요").
 
@@ -28,13 +28,13 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
-from dialogkit.nlu.acts import opener_words
-from dialogkit.nlu.kinds import is_identifier, slot_kind, slot_labels
+from dialogkit.nlu._acts import opener_words
+from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
+from dialogkit.nlu._morphology import normalize
+from dialogkit.nlu._numbers import find_quantities
+from dialogkit.nlu._plausible import plausible_birth_date, plausible_phone
+from dialogkit.nlu._words import nouns_pattern
 from dialogkit.nlu.lang import pattern, words
-from dialogkit.nlu.morphology import normalize
-from dialogkit.nlu.numbers import find_quantities
-from dialogkit.nlu.plausible import plausible_birth_date, plausible_phone
-from dialogkit.nlu.words import nouns_pattern
 from dialogkit.scenario.model import Slot
 
 _WORD = re.compile(r"[a-z]+|[^\W\d_a-z]+", re.IGNORECASE)

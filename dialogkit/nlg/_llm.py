@@ -13,9 +13,9 @@ from typing import Final
 from openai.types.chat import ChatCompletionMessageParam
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.chat import ModelCaller
-from dialogkit.llm.prompting import earlier_turns, prompt_json
-from dialogkit.nlg.base import NLGRequest
+from dialogkit.llm._chat import ModelCaller
+from dialogkit.llm._prompting import earlier_turns, prompt_json
+from dialogkit.nlg._base import NLGRequest
 from dialogkit.sanitize import clean_text
 
 HISTORY_ENTRIES: Final = 10

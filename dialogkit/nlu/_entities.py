@@ -14,13 +14,12 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, Final
 
-from dialogkit.nlu.acts import polarity
-from dialogkit.nlu.dates import read_date
-from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.fuzzy import Target, closest, targets
-from dialogkit.nlu.kinds import DURATION_UNITS, MONEY_UNITS, slot_kind
-from dialogkit.nlu.lang import paraphrases, pattern, words
-from dialogkit.nlu.numbers import (
+from dialogkit.nlu._acts import polarity
+from dialogkit.nlu._dates import read_date
+from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._fuzzy import Target, closest, targets
+from dialogkit.nlu._kinds import DURATION_UNITS, MONEY_UNITS, slot_kind
+from dialogkit.nlu._numbers import (
     Quantity,
     digits_spoken,
     find_quantities,
@@ -30,7 +29,7 @@ from dialogkit.nlu.numbers import (
     without_particle_i,
     words_as_digits,
 )
-from dialogkit.nlu.plausible import (
+from dialogkit.nlu._plausible import (
     Period,
     is_birth_date,
     plausible_age,
@@ -38,8 +37,9 @@ from dialogkit.nlu.plausible import (
     plausible_date,
     plausible_phone,
 )
-from dialogkit.nlu.times import read_time
-from dialogkit.nlu.words import meant_part
+from dialogkit.nlu._times import read_time
+from dialogkit.nlu._words import meant_part
+from dialogkit.nlu.lang import paraphrases, pattern, words
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Slot
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from dialogkit.nlu.result import NLUResult
+from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.model import Intent, Node, Slot
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.usage import Usage
@@ -41,7 +41,7 @@ class NLUProvider(Protocol):
         """Analyse ``request.text``; must not raise (return an empty result instead).
 
         Entity values must already be typed: pass model output through
-        ``dialogkit.nlu.entities.coerce``. The engine drops undeclared intents and slots the
+        ``dialogkit.nlu._entities.coerce``. The engine drops undeclared intents and slots the
         node cannot use, but does not coerce values a second time.
         """
         ...

@@ -26,13 +26,13 @@ import aiohttp
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.cassette import Cassette, Recording, call_key
-from dialogkit.llm.clients import Channel, ClientFactory, ClientOptions, ModelHTTPError
+from dialogkit.llm._cassette import Cassette, Recording, call_key
+from dialogkit.llm._clients import Channel, ClientFactory, ClientOptions, ModelHTTPError
 from dialogkit.logsafe import escape
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS
 from dialogkit.usage import Usage
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("dialogkit.llm.chat")
 
 T = TypeVar("T")
 

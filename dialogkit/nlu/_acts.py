@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from dialogkit.nlu.builtin import ACT_FILLERS, LEAD_WORDS
+from dialogkit.nlu._builtin import ACT_FILLERS, LEAD_WORDS
+from dialogkit.nlu._morphology import normalize
+from dialogkit.nlu._words import replacement
 from dialogkit.nlu.lang import pattern, words
-from dialogkit.nlu.morphology import normalize
-from dialogkit.nlu.words import replacement
 
 WHOLE_ACT_SCORE: Final = 0.9
 """An utterance that is only a yes or a no (with politeness): as strong as a keyword."""

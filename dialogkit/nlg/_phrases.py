@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from dialogkit.nlg.dedupe import normalize
+from dialogkit.nlg._dedupe import normalize
 
 FALLBACKS: Final[dict[str, dict[str, list[str]]]] = {
     "ko": {

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from dialogkit.nlu._numbers import digits_spoken, find_quantities
+from dialogkit.nlu._plausible import plausible_clock
+from dialogkit.nlu._words import any_word
 from dialogkit.nlu.lang import PACKS
-from dialogkit.nlu.numbers import digits_spoken, find_quantities
-from dialogkit.nlu.plausible import plausible_clock
-from dialogkit.nlu.words import any_word
 
 _AM, _PM, _EVENING, _NIGHT, _MIDDAY, _DAWN = "am", "pm", "evening", "night", "midday", "dawn"
 

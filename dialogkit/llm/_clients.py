@@ -33,7 +33,7 @@ import aiohttp
 from openai.types.chat import ChatCompletion
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.endpoints import NO_API_KEY, Endpoint
+from dialogkit.llm._endpoints import NO_API_KEY, Endpoint
 
 MAX_RESPONSE_BYTES: Final = 8 * 1024 * 1024
 """An answer larger than this is refused unread: no spoken reply comes near it, nor do the
@@ -107,7 +107,7 @@ class _LoopClients:
 class ClientPool:
     """Creates and caches one ``Channel`` per (endpoint, running loop).
 
-    Nothing here retries: ``dialogkit.llm.chat`` does, because only it knows how much of the
+    Nothing here retries: ``dialogkit.llm._chat`` does, because only it knows how much of the
     turn's deadline is left.
     """
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Final
 
-from dialogkit.nlu.dates import read_date
-from dialogkit.nlu.frame import Frame
+from dialogkit.nlu._dates import read_date
+from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._plausible import Period
 from dialogkit.nlu.lang import pattern
-from dialogkit.nlu.plausible import Period
 
 LONGEST: Final = timedelta(days=92)
 """A span longer than this means an end was read in the wrong month."""

@@ -1,13 +1,13 @@
 """Sentence embeddings: one small base class, an OpenAI-compatible endpoint or an in-process model.
 
-The embedding tier of NLU (``dialogkit.nlu.embeddings``) compares an utterance with the
+The embedding tier of NLU (``dialogkit.nlu._embeddings``) compares an utterance with the
 scenario's own sentences; all it needs from a model is unit vectors for a list of texts, told
 apart as *queries* (what a user said) and *passages* (what the scenario says), because models
 such as e5 were trained with a prefix for each. Two implementations:
 
 * ``EndpointEmbedder``: ``POST {base_url}/embeddings`` of any OpenAI-compatible server (OpenAI,
   vLLM, TEI, Ollama, LiteLLM), through the same pooled transport, in-flight bound, timeouts,
-  retries and record/replay cassette as chat calls (``dialogkit.llm.chat``);
+  retries and record/replay cassette as chat calls (``dialogkit.llm._chat``);
 * ``LocalEmbedder``: a model shipped inside a Python package (``dialogkit[embed]``), run in a
   worker thread so the event loop never computes a vector.
 
@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.cassette import Recording, call_key
-from dialogkit.llm.chat import ModelCaller
+from dialogkit.llm._cassette import Recording, call_key
+from dialogkit.llm._chat import ModelCaller
 from dialogkit.logsafe import escape
 from dialogkit.usage import Usage
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("dialogkit.llm.embeddings")
 
 Vector = tuple[float, ...]
 """A unit-length embedding: a dot product of two is their cosine."""

@@ -19,12 +19,12 @@ from typing import Any, Final, TypeVar, cast
 from openai.types.chat import ChatCompletionMessageParam
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.chat import ModelCaller
-from dialogkit.llm.prompting import earlier_turns, prompt_json
-from dialogkit.nlu.base import NLURequest
-from dialogkit.nlu.entities import INVALID, coerce
-from dialogkit.nlu.frame import Frame
-from dialogkit.nlu.result import NLUResult
+from dialogkit.llm._chat import ModelCaller
+from dialogkit.llm._prompting import earlier_turns, prompt_json
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._entities import INVALID, coerce
+from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._result import NLUResult
 from dialogkit.sanitize import DEFAULT_MAX_TEXT_CHARS, clean_text, clean_value
 from dialogkit.scenario.model import Slot
 

@@ -27,10 +27,10 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import ValidationError
 
 from dialogkit.errors import LLMError
-from dialogkit.llm.cassette import Cassette
-from dialogkit.llm.chat import CallPolicy, ModelCaller
-from dialogkit.llm.clients import ClientOptions, ClientPool
-from dialogkit.llm.embeddings import (
+from dialogkit.llm._cassette import Cassette
+from dialogkit.llm._chat import CallPolicy, ModelCaller
+from dialogkit.llm._clients import ClientOptions, ClientPool
+from dialogkit.llm._embeddings import (
     LOCAL,
     LOCAL_MODELS,
     Embedder,
@@ -38,17 +38,17 @@ from dialogkit.llm.embeddings import (
     LocalEmbedder,
     calibration_for,
 )
-from dialogkit.llm.endpoints import Endpoint, parse_endpoints
-from dialogkit.nlg.base import NLGProvider
-from dialogkit.nlg.llm import LLMNLG
-from dialogkit.nlu.base import NLUProvider
-from dialogkit.nlu.embeddings import EmbeddingTier, VectorStore
-from dialogkit.nlu.hybrid import HybridNLU
-from dialogkit.nlu.llm import LLMNLU
+from dialogkit.llm._endpoints import Endpoint, parse_endpoints
+from dialogkit.nlg._base import NLGProvider
+from dialogkit.nlg._llm import LLMNLG
+from dialogkit.nlu._base import NLUProvider
+from dialogkit.nlu._embeddings import EmbeddingTier, VectorStore
+from dialogkit.nlu._hybrid import HybridNLU
+from dialogkit.nlu._llm import LLMNLU
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.settings import OFFLINE_MODEL, Settings
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("dialogkit.llm.router")
 
 ANY_MODEL: Final = "*"
 """In ``DIALOGKIT_LLM_MODELS``: the default endpoint serves every name."""
@@ -248,7 +248,7 @@ class ModelRouter:
         the embedding tier when ``DIALOGKIT_EMBEDDING_MODEL`` is set; a hybrid NLU puts that
         tier between the rules and the model.
         """
-        from dialogkit.nlu.rules import RuleNLU
+        from dialogkit.nlu._rules import RuleNLU
 
         caller = self._caller(model)
         threshold = self.settings.hybrid_nlu_threshold
@@ -263,7 +263,7 @@ class ModelRouter:
 
     def nlg(self, model: str) -> NLGProvider:
         """The NLG for ``model``; a name nobody serves gets the templates."""
-        from dialogkit.nlg.templates import TemplateNLG
+        from dialogkit.nlg._templates import TemplateNLG
 
         caller = self._caller(model)
         if caller is None:
