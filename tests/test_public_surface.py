@@ -15,6 +15,7 @@ from dialogkit.errors import DialogkitError
 
 PACKAGES = [
     "dialogkit",
+    "dialogkit.llm",
     "dialogkit.nlg",
     "dialogkit.nlu",
     "dialogkit.skills",
@@ -59,6 +60,41 @@ def test_the_extension_points_are_exported() -> None:
     from dialogkit.nlu._entities import coerce
 
     assert nlu.coerce is coerce
+
+
+# The modules of the extension-point packages that users import or extend by name; every
+# other module there is an implementation detail and starts with "_".
+PUBLIC_MODULES = {
+    "dialogkit.nlu.lang",  # a contributor adds a language as dialogkit/nlu/lang/<code>.py
+    "dialogkit.store.redis",  # RedisStore needs the redis extra; the package cannot import it
+    "dialogkit.skills.runtime",  # the reference skill runtime, an app run as a module
+}
+EXTENSION_PACKAGES = [
+    "dialogkit.llm",
+    "dialogkit.nlg",
+    "dialogkit.nlu",
+    "dialogkit.skills",
+    "dialogkit.store",
+]
+
+
+@pytest.mark.parametrize("name", EXTENSION_PACKAGES)
+def test_an_extension_package_keeps_its_implementation_modules_private(name: str) -> None:
+    package = importlib.import_module(name)
+    modules = {f"{name}.{info.name}" for info in pkgutil.iter_modules(package.__path__)}
+    assert modules, name
+    public = {module for module in modules if not module.rpartition(".")[2].startswith("_")}
+    assert public == {module for module in PUBLIC_MODULES if module.startswith(f"{name}.")}, (
+        "name an implementation module _name.py (export what users need from the package), "
+        "or list a module users import on purpose in PUBLIC_MODULES"
+    )
+
+
+def test_the_documented_router_import_works() -> None:
+    from dialogkit.llm import ModelRouter
+    from dialogkit.llm._router import ModelRouter as home
+
+    assert ModelRouter is home
 
 
 def every_module() -> list[types.ModuleType]:
