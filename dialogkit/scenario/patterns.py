@@ -123,8 +123,8 @@ class SharedSearchTime:
         if now - self._warned_at >= 60:
             self._warned_at = now
             logger.warning(
-                "lookaround searches are using their %d%% share of the process: further ones "
-                "count as no match until it refills",
+                "lookaround searches are using their %d%% share of the process: slow ones are "
+                "cut short or count as no match until it refills",
                 round(self._share * 100),
             )
 
@@ -173,9 +173,10 @@ class _Bounded:
             if limit <= 0:
                 return None
         shared = SHARED_SEARCH.available()
-        if shared + free < MIN_SEARCH_S:
+        if shared < MIN_SEARCH_S:
             SHARED_SEARCH.warn_exhausted()
-            return None
+            if free < MIN_SEARCH_S:
+                return None
         limit = min(limit, shared + free)
         started = time.perf_counter()
         try:
