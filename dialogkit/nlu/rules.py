@@ -352,6 +352,27 @@ def _replaced_value(request: NLURequest, name: str, text: str, content: str) -> 
     return held.lower() in text.lower() and held.lower() not in content.lower()
 
 
+def _changes_filled(request: NLURequest, entities: dict[str, Any]) -> bool:
+    """Whether ``entities`` give a filled slot another value. A yes/no is no such change, nor
+    an hour said again without its half of the day ("네, 3시 맞아요" for 15:00)."""
+    filled = request.filled_slots
+    return any(
+        not isinstance(value, bool)
+        and filled.get(name) not in (None, "", value)
+        and not _same_hour(filled.get(name), value)
+        for name, value in entities.items()
+    )
+
+
+def _same_hour(before: Any, after: Any) -> bool:
+    """Whether two ``HH:MM`` times are one reading of the same clock face (03:00, 15:00)."""
+    clock = re.compile(r"(\d{2}):(\d{2})")
+    first, second = clock.fullmatch(str(before)), clock.fullmatch(str(after))
+    if first is None or second is None or first.group(2) != second.group(2):
+        return False
+    return int(first.group(1)) % 12 == int(second.group(1)) % 12
+
+
 def _notes_nothing(request: NLURequest) -> bool:
     """Whether an answer that gives nothing is the value of the slot asked for: a free-text
     slot at a node none of whose transitions tests a no (an optional note the scenario takes
@@ -466,9 +487,13 @@ class RuleNLU:
         entities.update(_ranges(request, content, frame))
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
+        # A yes that goes on to change a value ("네 근데 시간은 4시로 해 주세요", "yes, but
+        # make it 4 pm") changes it: the read-back is not confirmed with the old value.
+        if intent == "affirm" and act is not None and act.act == "affirm" and not act.whole:
+            corrects = corrects or _changes_filled(request, entities)
         # A weak resemblance to an example is no intent when the utterance corrects a value:
         # "신용카드 말고 체크카드로" shares its card words with "체크카드랑 신용카드 차이가 뭐예요".
-        if corrects and (intent == "deny" or confidence < KEYWORD_SCORE):
+        if corrects and (intent in ("deny", "affirm") or confidence < KEYWORD_SCORE):
             intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,

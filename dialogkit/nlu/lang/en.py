@@ -362,6 +362,10 @@ PACK: Final = LanguagePack(
         r"^(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to)\s+(?:change|make|move|"
         r"switch|book|have|get|reserve|do|add|go)",
         r"^(?:may|can|could)\s+i\s+(?:please\s+)?(?:have|get|book|reserve|take)\b",
+        # Something done to the speaker's own thing: "can you check my brakes?"
+        r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
+        r"then|and|also)\W+){0,2}(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+        r"(?!tell\b|say\b|explain\b|repeat\b|remind\b|send\b|give\b|show\b)[a-z]+\s+(?:my|our)\b",
     ),
     offers=(
         r"^(?:(?:so|ok|okay|um|and|then|well)\s+)?(?:can|could|may)\s+(?:i|we)\b"
