@@ -155,8 +155,21 @@ def correction(text: str, language: str = "") -> str | None:
         return payload if re.search(r"\w", payload) else None
     act = leading_act(text)
     if act is not None and act.act == "deny" and not act.whole and act.rest:
-        return act.rest
+        return _as_said(text, act.rest)
     return None
+
+
+def _as_said(text: str, rest: str) -> str:
+    """The end of ``text`` whose normalised form is ``rest``, as it was said: a value keeps
+    its punctuation ("아니요, 2026-01-22요" answers "2026-01-22요", which "2026 01 22요" does
+    not write); ``rest`` itself when no such end is found."""
+    for start in range(len(text)):
+        if start and text[start - 1].isalnum():
+            continue
+        tail = text[start:].strip(_PAYLOAD_EDGES)
+        if normalize(tail) == rest:
+            return tail
+    return rest
 
 
 def corrected_in_place(text: str, language: str = "") -> str | None:
@@ -190,6 +203,19 @@ def says_nothing(text: str, language: str = "") -> bool:
         if nothing.fullmatch(said.strip()) is not None:
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def is_aside(text: str, language: str = "") -> bool:
+    """Whether the utterance is said aside rather than to the question ("hold on, my phone
+    is ringing", "음... 뭐였더라", "ええと、何だっけ"): no answer, so never a text value."""
+    aside = pattern(language, "asides", lambda p: p.asides)
+    said = normalize(text)
+    opener = _consume(said, opener_words(language))
+    return any(
+        aside.search(reading) is not None
+        for reading in (said, opener[1] if opener is not None else said)
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -21,6 +21,7 @@ from dialogkit.nlu._acts import (
     WHOLE_ACT_SCORE,
     corrected_in_place,
     correction,
+    is_aside,
     is_negated,
     is_question,
     leading_act,
@@ -40,7 +41,7 @@ from dialogkit.nlu._entities import (
     validate,
 )
 from dialogkit.nlu._frame import Frame
-from dialogkit.nlu._kinds import is_identifier, slot_labels
+from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
 from dialogkit.nlu._morphology import keyword_pattern, normalize, stem
 from dialogkit.nlu._numbers import Quantity, words_as_digits
 from dialogkit.nlu._ranges import nights, read_range
@@ -96,8 +97,10 @@ bounded."""
 SOCIAL_INTENTS: Final = frozenset({"thanks", "greet"})
 LEAVE_TAKING: Final = frozenset({"goodbye", "thanks", "greet"})
 """Built-in intents a scenario's own intent said by keyword in the same sentence overrides."""
-ANSWERED_BY_QUESTIONS: Final = CONTROL_INTENTS | SOCIAL_INTENTS
-"""Built-in intents a question may carry ("can you say that again?", "how are you?")."""
+ANSWERED_BY_QUESTIONS: Final = frozenset({"help", "repeat"}) | SOCIAL_INTENTS
+"""Built-in intents a question may carry ("can you say that again?", "how are you?"). Not
+``goodbye``: a question asks and stays ("나중에 취소하면 위약금 있나요?" says 나중에 ... 하 of
+"나중에 할게요" and asks about a fee); taking leave is said, not asked."""
 """A short utterance with one of these intents is a courtesy, not an answer to a text slot."""
 
 
@@ -349,6 +352,38 @@ def _replaced_value(request: NLURequest, name: str, text: str, content: str) -> 
     return held.lower() in text.lower() and held.lower() not in content.lower()
 
 
+def _changes_filled(request: NLURequest, entities: dict[str, Any]) -> bool:
+    """Whether ``entities`` give a filled slot another value. A yes/no is no such change, nor
+    an hour said again without its half of the day ("네, 3시 맞아요" for 15:00)."""
+    filled = request.filled_slots
+    return any(
+        not isinstance(value, bool)
+        and filled.get(name) not in (None, "", value)
+        and not _same_hour(filled.get(name), value)
+        for name, value in entities.items()
+    )
+
+
+def _same_hour(before: Any, after: Any) -> bool:
+    """Whether two ``HH:MM`` times are one reading of the same clock face (03:00, 15:00)."""
+    clock = re.compile(r"(\d{2}):(\d{2})")
+    first, second = clock.fullmatch(str(before)), clock.fullmatch(str(after))
+    if first is None or second is None or first.group(2) != second.group(2):
+        return False
+    return int(first.group(1)) % 12 == int(second.group(1)) % 12
+
+
+def _notes_nothing(request: NLURequest) -> bool:
+    """Whether an answer that gives nothing is the value of the slot asked for: a free-text
+    slot at a node none of whose transitions tests a no (an optional note the scenario takes
+    as said)."""
+    name = request.expected_slot
+    slot = request.slots.get(name) if name is not None else None
+    if name is None or slot is None or slot_kind(name, slot) != "free_text":
+        return False
+    return "deny" not in request.scenario.index.node(request.node.id).own_intents
+
+
 def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     """A text slot the node accepts and that has a pattern is read like an asked-for slot,
     so a confirmation step can take "이름은 김민준이에요" as a correction (unless the utterance
@@ -403,13 +438,19 @@ class RuleNLU:
         weak = intent in (None, "deny") or confidence <= INTENT_THRESHOLD
         if nothing and "deny" in request.intents and weak:
             intent, confidence = "deny", max(confidence, WHOLE_ACT_SCORE)
+        # ... unless the node asks for a free note and has no use for a no: then "특별히
+        # 없어요" is the note, or the node could never be answered.
+        nothing_noted = nothing and _notes_nothing(request)
+        if nothing_noted:
+            intent, confidence = None, 0.0
         if confidence <= INTENT_THRESHOLD:
             intent = None
         question = is_question(text, request.scenario.language)
         not_an_answer = (
             question
-            or nothing
-            or (act is not None and act.whole)
+            or is_aside(text, request.scenario.language)
+            or (nothing and not nothing_noted)
+            or (act is not None and act.whole and not nothing_noted)
             or (intent in CONTROL_INTENTS and confidence >= 0.8)
             or (intent in SOCIAL_INTENTS and confidence >= 0.8 and len(text.split()) <= 3)
         )
@@ -446,9 +487,13 @@ class RuleNLU:
         entities.update(_ranges(request, content, frame))
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
+        # A yes that goes on to change a value ("네 근데 시간은 4시로 해 주세요", "yes, but
+        # make it 4 pm") changes it: the read-back is not confirmed with the old value.
+        if intent == "affirm" and act is not None and act.act == "affirm" and not act.whole:
+            corrects = corrects or _changes_filled(request, entities)
         # A weak resemblance to an example is no intent when the utterance corrects a value:
         # "신용카드 말고 체크카드로" shares its card words with "체크카드랑 신용카드 차이가 뭐예요".
-        if corrects and (intent == "deny" or confidence < KEYWORD_SCORE):
+        if corrects and (intent in ("deny", "affirm") or confidence < KEYWORD_SCORE):
             intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,

@@ -166,6 +166,10 @@ class LanguagePack:
     small_talk: tuple[str, ...] = ()
     """Patterns of a remark that chats rather than answers ("nice weather today", "오늘 날씨
     좋네요", "今日はいい天気ですね"): its day word names no date (normalised text)."""
+    asides: tuple[str, ...] = ()
+    """Patterns of an utterance said aside, not to the question: a hold-on ("hold on, my
+    phone is ringing", "잠깐만요", "ちょっと待ってください") or the speaker asking themself
+    ("what was it again", "뭐였더라", "何だっけ"). Never a text value (normalised text)."""
     clause_marks: tuple[str, ...] = ()
     """Patterns of a clause rather than a name (a pronoun, an object particle before a verb,
     a past-tense ending): "I watched TV for long", "화분에 물을 줬어요" name nobody (run on

@@ -327,7 +327,20 @@ PACK: Final = LanguagePack(
         "lunch": "midday",
         "lunchtime": "midday",
     },
-    openers=("well", "oh", "um", "umm", "uh", "uhh", "er", "erm", "hmm", "so"),
+    openers=(
+        "well",
+        "oh",
+        "um",
+        "umm",
+        "uh",
+        "uhh",
+        "er",
+        "erm",
+        "hmm",
+        "so",
+        "let me think",
+        "let me see",
+    ),
     positive_words=("yes", "yeah", "yep", "yup", "true"),
     negation=(
         r"\b(?:no|not|never|nope|nah|didn t|haven t|hasn t|don t|doesn t|wasn t|weren t|"
@@ -349,6 +362,10 @@ PACK: Final = LanguagePack(
         r"^(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to)\s+(?:change|make|move|"
         r"switch|book|have|get|reserve|do|add|go)",
         r"^(?:may|can|could)\s+i\s+(?:please\s+)?(?:have|get|book|reserve|take)\b",
+        # Something done to the speaker's own thing: "can you check my brakes?"
+        r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
+        r"then|and|also)\W+){0,2}(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+        r"(?!tell\b|say\b|explain\b|repeat\b|remind\b|send\b|give\b|show\b)[a-z]+\s+(?:my|our)\b",
     ),
     offers=(
         r"^(?:(?:so|ok|okay|um|and|then|well)\s+)?(?:can|could|may)\s+(?:i|we)\b"
@@ -470,6 +487,12 @@ PACK: Final = LanguagePack(
         r"(?:my|the)\s+name\s+is|it\s*'?s|it\s+is|i\s*'?m|"
         r"i\s+am|this\s+is|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
+    ),
+    asides=(
+        r"^(?:hold on|hang on|wait|one sec|one second|just a (?:sec|second|moment|minute))\b"
+        r"(?!.*\d)",
+        r"\bwhat was it\b",
+        r"\bmy phone is ringing\b",
     ),
     small_talk=(
         r"\b(?:weather|sunny|rainy|raining|snowing|cloudy|windy|chilly|freezing|so hot|so cold|"
