@@ -177,11 +177,14 @@ class _Bounded:
             SHARED_SEARCH.warn_exhausted()
             if free < MIN_SEARCH_S:
                 return None
+        rationed = shared + free < limit
         limit = min(limit, shared + free)
         started = time.perf_counter()
         try:
             found: Match | None = method(text, timeout=limit, concurrent=True)
         except TimeoutError:
+            if rationed:  # cut short by the process's share, not by its own time limit
+                SHARED_SEARCH.warn_exhausted()
             logger.warning(
                 "pattern %s gave up after %g s on a %d-character text; counted as no match",
                 escape(repr(self._pattern)),
