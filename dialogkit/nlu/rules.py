@@ -42,7 +42,7 @@ from dialogkit.nlu.entities import (
 from dialogkit.nlu.frame import Frame
 from dialogkit.nlu.kinds import is_identifier, slot_labels
 from dialogkit.nlu.lang import paraphrases, paraphrases_within, pattern, words
-from dialogkit.nlu.morphology import keyword_pattern, normalize, stem
+from dialogkit.nlu.morphology import keyword_needle, keyword_pattern, normalize, stem
 from dialogkit.nlu.numbers import Quantity, words_as_digits
 from dialogkit.nlu.ranges import nights, read_range
 from dialogkit.nlu.result import NLUResult
@@ -167,10 +167,9 @@ class IntentMatcher:
     polarity, and for an implied intent the words of its name."""
 
     patterns: tuple[CompiledPattern, ...]
-    keywords: tuple[tuple[re.Pattern[str], float], ...]
-    any_keyword: re.Pattern[str] | None
-    """Every keyword in one alternation: most intents hear none of theirs, and one search
-    tells so instead of one per keyword."""
+    keywords: tuple[tuple[re.Pattern[str], float, str], ...]
+    """Each keyword's matcher, score and needle (``keyword_needle``): most intents hear none
+    of theirs, and a substring test tells so without the matcher's slow search."""
     examples: tuple[Example, ...]
     exact: frozenset[str]
     """The normalized examples: an utterance equal to one of them scores 1."""
@@ -196,7 +195,8 @@ class IntentMatcher:
         needles = (k for k in (normalize(k) for k in said) if k)
         # A longer keyword is more specific; a stemmed one is as specific as its stem.
         keywords = [
-            (keyword_pattern(k), KEYWORD_SCORE + min(len(stem(k)), 10) / 100) for k in needles
+            (keyword_pattern(k), KEYWORD_SCORE + min(len(stem(k)), 10) / 100, keyword_needle(k))
+            for k in needles
         ]
         examples = tuple(
             Example(
@@ -210,9 +210,6 @@ class IntentMatcher:
         return cls(
             patterns=tuple(pattern for pattern in compiled if pattern is not None),
             keywords=tuple(sorted(keywords, key=lambda pair: pair[1], reverse=True)),
-            any_keyword=re.compile("|".join(f"(?:{p.pattern})" for p, _ in keywords))
-            if keywords
-            else None,
             examples=examples,
             exact=frozenset(example.text for example in examples),
             linear=all(linear_pattern(pattern) is not None for pattern in intent.patterns),
@@ -228,8 +225,10 @@ class IntentMatcher:
             return 1.0
         lowered = utterance.lowered
         best = 0.0
-        if self.any_keyword is not None and self.any_keyword.search(lowered):
-            best = next(score for pattern, score in self.keywords if pattern.search(lowered))
+        for matcher, score, needle in self.keywords:
+            if needle in lowered and matcher.search(lowered):
+                best = score
+                break
         if self.name_words and all(_said(word, utterance) for word in self.name_words):
             best = max(best, NAME_WORDS_SCORE)
         grams = utterance.grams
