@@ -97,8 +97,12 @@ def leading_act(text: str) -> LeadingAct | None:
 _QUESTION_MARK = re.compile(r"[?？]\s*$")
 
 
+@lru_cache(maxsize=64)
 def opener_words(language: str) -> tuple[str, ...]:
-    """Interjections that open an utterance ("あ、…", "um, …"): never an answer of their own."""
+    """Interjections that open an utterance ("あ、…", "um, …"): never an answer of their own.
+
+    Remembered per language, like the packs' patterns: a turn asks for them two or three
+    times, and merging the packs' lists each time cost more than the test they serve."""
     return words(language, lambda pack: pack.openers)
 
 
