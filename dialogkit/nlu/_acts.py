@@ -38,16 +38,25 @@ def _normal_words(words: tuple[str, ...]) -> tuple[str, ...]:
     )
 
 
+@lru_cache(maxsize=64)
+def _opening(words: tuple[str, ...]) -> re.Pattern[str]:
+    """The normalised words as one alternation, longest first, each followed by a space or
+    the end where its script separates words by spaces: one match instead of a test per
+    word."""
+    parts = [
+        re.escape(word) + ("(?![^ ])" if _SPACED_SCRIPT.match(word[-1]) else "")
+        for word in _normal_words(words)
+    ]
+    return re.compile("|".join(parts) if parts else r"(?!x)x")
+
+
 def _consume(text: str, words: tuple[str, ...]) -> tuple[str, str] | None:
     """The longest of ``words`` that ``text`` starts with (a whole word where words are
     separated by spaces), and what follows it."""
-    for word in _normal_words(words):
-        if not text.startswith(word):
-            continue
-        rest = text[len(word) :]
-        if not rest or rest[0] == " " or not _SPACED_SCRIPT.match(word[-1]):
-            return word, rest.lstrip()
-    return None
+    found = _opening(words).match(text)
+    if found is None:
+        return None
+    return found.group(), text[found.end() :].lstrip()
 
 
 @dataclass(frozen=True)
@@ -88,8 +97,12 @@ def leading_act(text: str) -> LeadingAct | None:
 _QUESTION_MARK = re.compile(r"[?？]\s*$")
 
 
+@lru_cache(maxsize=64)
 def opener_words(language: str) -> tuple[str, ...]:
-    """Interjections that open an utterance ("あ、…", "um, …"): never an answer of their own."""
+    """Interjections that open an utterance ("あ、…", "um, …"): never an answer of their own.
+
+    Remembered per language, like the packs' patterns: a turn asks for them two or three
+    times, and merging the packs' lists each time cost more than the test they serve."""
     return words(language, lambda pack: pack.openers)
 
 

@@ -149,6 +149,15 @@ def keyword_pattern(keyword: str) -> re.Pattern[str]:
     return re.compile(body + _JA_NEGATED_AFTER)
 
 
+def keyword_needle(keyword: str) -> str:
+    """Text every match of ``keyword_pattern(keyword)`` contains (its stem's first word, less
+    a conjugated 하): a caller skips the search, whose lookbehinds try every position, when
+    the text lacks it."""
+    parts = stem(keyword).split()
+    first = parts[0] if parts else ""
+    return first[:-1] if len(parts) == 1 and first.endswith("하") else first
+
+
 def keyword_in(text: str, keyword: str) -> bool:
     """Whether the normalised ``text`` says ``keyword`` (in any conjugated, non-negated form)."""
     return bool(keyword) and keyword_pattern(keyword).search(text) is not None

@@ -309,6 +309,8 @@ def _joins(left: str, right: str) -> bool:
     return any(letter.match(left) and letter.match(right) for letter in _LETTERS)
 
 
+@lru_cache(maxsize=256)
 def labels(language: str, kind: str) -> tuple[str, ...]:
-    """The label words of a slot kind in the packs ``language`` reads."""
+    """The label words of a slot kind in the packs ``language`` reads (remembered, as the
+    packs' patterns are: every extraction of a labelled slot asks for them)."""
     return words(language, lambda pack: pack.labels.get(kind, ()))
