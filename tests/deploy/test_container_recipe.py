@@ -108,11 +108,17 @@ def test_two_uvicorn_workers_on_redis_serve_one_session_exactly(
     with running(command, port, tmp_path, env) as live:
         before = worker_cpu_ticks(live.process.pid)
         assert len(before) == 2, f"expected two workers, saw {before}"
-        counts, final = asyncio.run(_drive(f"{live.base_url}{root}"))
-        after = worker_cpu_ticks(live.process.pid)
-    assert sorted(counts) == list(range(3, 3 + CONCURRENT))
-    assert final == 2 + CONCURRENT
-    busy = [pid for pid in before if after.get(pid, 0) > before[pid]]
+        # The kernel decides which worker accepts a connection, and a turn takes well under
+        # one clock tick of CPU: a round may land on one worker only, so drive a few rounds
+        # (each a new session, each counted exactly) until both have served turns.
+        for _ in range(5):
+            counts, final = asyncio.run(_drive(f"{live.base_url}{root}"))
+            assert sorted(counts) == list(range(3, 3 + CONCURRENT))
+            assert final == 2 + CONCURRENT
+            after = worker_cpu_ticks(live.process.pid)
+            busy = [pid for pid in before if after.get(pid, 0) > before[pid]]
+            if len(busy) == 2:
+                break
     assert len(busy) == 2, f"both workers should have served turns: {before} -> {after}"
 
 
