@@ -11,14 +11,13 @@ import pytest
 
 from dialogkit import Scenario
 from dialogkit.nlu._acts import is_question, offers_values, says_nothing
-from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._discipline import admit, is_clause
 from dialogkit.nlu._entities import INVALID, extract, extract_date, known_unit
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._result import NLUResult
-from dialogkit.nlu._rules import RuleNLU
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
+from tests.nlu.reading import analyse
 
 CANCEL = {
     "en": {"examples": ["cancel the request", "never mind, cancel it"], "keywords": ["cancel"]},
@@ -63,21 +62,6 @@ def note_scenario(language: str) -> Scenario:
         ],
     )
     return Scenario.from_dict(document)
-
-
-def analyse(scenario: Scenario, node_id: str, text: str, expected: str) -> NLUResult:
-    """What the rules NLU reads in ``text`` at ``node_id`` asking for ``expected``."""
-    node = scenario.node(node_id)
-    return RuleNLU().analyse(
-        NLURequest(
-            scenario=scenario,
-            node=node,
-            text=text,
-            intents=scenario.index.intents,
-            slots=scenario.index.node(node.id).slots,
-            expected_slot=expected,
-        )
-    )
 
 
 def understand(language: str, text: str) -> NLUResult:

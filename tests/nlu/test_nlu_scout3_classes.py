@@ -12,10 +12,8 @@ import pytest
 
 from dialogkit import Scenario
 from dialogkit.nlu._acts import correction, is_aside, is_question, is_request
-from dialogkit.nlu._base import NLURequest
-from dialogkit.nlu._result import NLUResult
-from dialogkit.nlu._rules import RuleNLU
 from tests.helpers import make_graph
+from tests.nlu.reading import analyse
 
 SLOTS: dict[str, Any] = {
     "note": {"type": "text", "prompt": "Any note?"},
@@ -70,27 +68,6 @@ def scenario(language: str, *, note_denies: bool = False) -> Scenario:
             language=language,
             slots=SLOTS,
             global_transitions=[{**goodbye, "target": "end"}],
-        )
-    )
-
-
-def analyse(
-    scenario: Scenario,
-    node_id: str,
-    text: str,
-    expected: str | None,
-    filled: dict[str, Any] | None = None,
-) -> NLUResult:
-    node = scenario.node(node_id)
-    return RuleNLU().analyse(
-        NLURequest(
-            scenario=scenario,
-            node=node,
-            text=text,
-            intents=scenario.index.intents,
-            slots=scenario.index.node(node.id).slots,
-            expected_slot=expected,
-            filled_slots=filled or {},
         )
     )
 
