@@ -231,6 +231,13 @@ def is_aside(text: str, language: str = "") -> bool:
     )
 
 
+def is_meta_remark(text: str, language: str = "") -> bool:
+    """Whether the utterance talks about giving a value rather than giving it ("why do you
+    need my name?", "이름 꼭 말해야 돼요?"): neither an answer nor a request of the task."""
+    meta = pattern(language, "meta_remarks", lambda p: p.meta_remarks)
+    return meta.search(text.lower()) is not None
+
+
 @lru_cache(maxsize=4096)
 def is_small_talk(text: str, language: str = "") -> bool:
     """Whether the utterance chats ("nice weather today", "오늘 날씨 진짜 좋네요",

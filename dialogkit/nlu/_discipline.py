@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
-from dialogkit.nlu._acts import opener_words
+from dialogkit.nlu._acts import is_meta_remark, opener_words
 from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
 from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu._numbers import find_quantities
@@ -145,8 +145,7 @@ def admit(
     labels = slot_labels(name, slot, language)
     if isinstance(value, str) and slot.type in {"text", "pattern"}:
         kept = _without_label(value, labels)
-        meta = pattern(language, "meta_remarks", lambda p: p.meta_remarks)
-        if kept is None or (kept != value and meta.search(value.lower())):
+        if kept is None or (kept != value and is_meta_remark(value, language)):
             return None
         value = kept
         if is_identifier(name, slot) and (

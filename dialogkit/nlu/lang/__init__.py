@@ -166,6 +166,12 @@ class LanguagePack:
     small_talk: tuple[str, ...] = ()
     """Patterns of a remark that chats rather than answers ("nice weather today", "오늘 날씨
     좋네요", "今日はいい天気ですね"): its day word names no date (normalised text)."""
+    no_intent: tuple[str, ...] = ()
+    """Sentences that ask nothing of any task: small talk, anecdotes of the day, questions to
+    the bot about itself ("nice weather today", "are you a robot?"). Plain sentences, not
+    patterns: the embedding tier compares an utterance with them as the class *no intent*,
+    so a remark nearer to one of these than to the scenario's own sentences picks no intent.
+    Nothing a task scenario would declare as an intent belongs here."""
     asides: tuple[str, ...] = ()
     """Patterns of an utterance said aside, not to the question: a hold-on ("hold on, my
     phone is ringing", "잠깐만요", "ちょっと待ってください") or the speaker asking themself
