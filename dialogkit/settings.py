@@ -78,6 +78,17 @@ class Settings(BaseSettings):
         alias="DIALOGKIT_EMBEDDING_MIN_MARGIN",
         description="Least lead over the runner-up intent; default: the model's own.",
     )
+    embedding_min_answer_lead: float | None = Field(
+        None,
+        alias="DIALOGKIT_EMBEDDING_MIN_ANSWER_LEAD",
+        description="Least lead over the node's own description (the user answering it); "
+        "default: the model's own.",
+    )
+    embedding_min_chat_lead: float | None = Field(
+        None,
+        alias="DIALOGKIT_EMBEDDING_MIN_CHAT_LEAD",
+        description="Least lead over the language's small talk; default: the model's own.",
+    )
     skill_runtime_base_url: str = Field("", alias="SKILL_RUNTIME_BASE_URL")
     skill_runtime_timeout_s: float = Field(10.0, alias="SKILL_RUNTIME_TIMEOUT_S", gt=0)
     skill_runtime_max_response_bytes: int = Field(

@@ -165,6 +165,8 @@ class ModelRouter:
             store=store,
             min_score=settings.embedding_min_score,
             min_margin=settings.embedding_min_margin,
+            min_answer_lead=settings.embedding_min_answer_lead,
+            min_chat_lead=settings.embedding_min_chat_lead,
         )
 
     def _embedding_endpoint(self) -> Endpoint | None:

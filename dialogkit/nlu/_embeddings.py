@@ -1,14 +1,28 @@
 """The embedding tier: meaning by sentence vectors, between the rules and the language model.
 
 Rules follow the words a scenario lists; a paraphrase with none of them ("I couldn't sleep a
-wink" for an intent whose examples say "I slept badly") leaves them unsure. When they are,
-the utterance is embedded once and compared with the scenario's own sentences for each intent
-the current node can use: the intent's examples and description (for an intent only named in
-conditions, the descriptions of the nodes it leads to). An intent scores its best
-cosine; the tier decides only when the best reaches the model's floor and leads the runner-up
-by the model's margin (``dialogkit.llm._embeddings.Calibration``), and otherwise abstains, so
-the language model or the fallback gets the turn. Values never come from here: the tier picks
-intents (and with them topics and transitions); slots are still filled by the rules.
+wink" for an intent whose examples say "I slept badly") leaves them unsure. When they heard
+no intent at all, the utterance is embedded once and compared with the scenario's own
+sentences: each intent's examples and description (for an intent only named in conditions,
+the descriptions of the nodes it leads to). An intent scores its best cosine.
+
+Small models rank well but score flat (e5 puts a right match and an unrelated remark both
+near 0.9), so the tier decides only on evidence of two kinds:
+
+* **Acts first**, from the rules' own language packs: an utterance that answers the node (the
+  rules filled the slot it asks for), talks aside, chats, or remarks on giving a value is no
+  intent, and is not even embedded; a question can only mean an intent a question may carry
+  (one whose examples ask, or help and repeat), never an action ("can I cancel later?" is
+  not ``cancel``). Yes and no are the rules' alone (``POLAR``).
+* **"No intent" competes.** The node's own description (the user answering it) and the
+  language pack's ``no_intent`` sentences (small talk, anecdotes, questions to the bot) are
+  ranked with the intents; the best intent must reach the model's floor and lead the
+  runner-up intent, the node's answer and the small talk, each by the model's margin for it
+  (``dialogkit.llm._embeddings.Calibration``).
+
+Otherwise the tier abstains, and the language model or the fallback gets the turn. Values
+never come from here: the tier picks intents (and with them topics and transitions); slots
+are still filled by the rules.
 
 The scenario's vectors are computed once per scenario fingerprint and model, as one batch,
 off the event loop (an in-process model runs in a thread, an endpoint is awaited), kept in
@@ -23,23 +37,33 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import mul
 from typing import Final, Protocol, runtime_checkable
 
 from dialogkit.llm._embeddings import Embedder, Vector
 from dialogkit.logsafe import escape
+from dialogkit.nlu._acts import is_aside, is_meta_remark, is_question, is_small_talk
 from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS
+from dialogkit.nlu.lang import PACKS, language_code, words
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
 
 logger = logging.getLogger("dialogkit.nlu.embeddings")
 
-PASSAGES_VERSION: Final = "4"
+PASSAGES_VERSION: Final = "5"
 """Changes whenever ``passages`` changes what it collects, so stored vectors are not reused."""
 NODE_OWNER: Final = "@node:"
 """Owner prefix of a node description: it competes with the intents as "no intent"."""
+NO_INTENT: Final = "@none"
+"""Owner of the language pack's ``no_intent`` sentences: small talk, never a task."""
+POLAR: Final = frozenset({"affirm", "deny"})
+"""Yes and no: ranked like any intent, never decided by the tier. Sentence vectors barely see
+negation ("間違いありません", no mistake, lands nearest ``deny``), while every pack lists its
+yes and no words for the rules."""
 MAX_QUERY_CHARS: Final = 1000
 """Only the start of a long utterance is embedded: the model's cost grows with the text."""
 MAX_PASSAGE_CHARS: Final = 200
@@ -103,10 +127,17 @@ class Judgement:
     decided: bool
 
 
+def no_intent_sentences(language: str) -> tuple[str, ...]:
+    """The ``no_intent`` sentences of ``language``'s pack; of every pack for a language
+    without one (a multilingual model still finds small talk across languages)."""
+    pack = PACKS.get(language_code(language))
+    return pack.no_intent if pack is not None else words("", lambda p: p.no_intent)
+
+
 def passages(scenario: Scenario) -> list[tuple[str, str]]:
     """(owner, sentence) pairs the utterance is compared with, each pair once: every
-    intent's examples and description, and every node's description (owner
-    ``@node:ID``).
+    intent's examples and description, every node's description (owner ``@node:ID``), and
+    the language's ``no_intent`` sentences (owner ``@none``).
 
     An intent only named in conditions has no examples; its description is then the
     descriptions of the nodes its transitions lead to (``ScenarioIndex``). The descriptions
@@ -124,16 +155,46 @@ def passages(scenario: Scenario) -> list[tuple[str, str]]:
     for node in scenario.document.graph.nodes:
         if node.description.strip():
             pairs[(NODE_OWNER + node.id, node.description.strip()[:MAX_PASSAGE_CHARS])] = None
+    for sentence in no_intent_sentences(scenario.language):
+        pairs[(NO_INTENT, sentence)] = None
     return list(pairs)
 
 
-def _answer_owners(node: Node) -> set[str]:
-    """The passages that stand for "an answer to this node, no intent": the node's own
-    description and that of the node its ``default_next`` leads to."""
-    owners = {NODE_OWNER + node.id}
+def _no_intent_owners(node: Node) -> set[str]:
+    """The passages that stand for "no intent": the node's own description and that of the
+    node its ``default_next`` leads to (the user answering it), and small talk."""
+    owners = {NODE_OWNER + node.id, NO_INTENT}
     if node.default_next:
         owners.add(NODE_OWNER + node.default_next)
     return owners
+
+
+def asked_intents(scenario: Scenario) -> frozenset[str]:
+    """The intents a question may carry: the scenario's whose examples ask (an FAQ, an
+    interviewer's question), and the built-ins a question may carry (help, repeat,
+    courtesies). The rules never take a question for an action; neither does the tier."""
+    language = scenario.language
+    return ANSWERED_BY_QUESTIONS | {
+        name
+        for name, intent in scenario.index.intents.items()
+        if any(is_question(example, language) for example in intent.examples)
+    }
+
+
+def leaves_to_rules(request: NLURequest, heard: NLUResult) -> bool:
+    """Whether the rules' reading says the utterance is no intent for the tier to find: they
+    heard one (the tier adds meaning where the rules heard none, it never overrules them),
+    or it answers the node (its slot was filled), talks aside, chats, or remarks on giving a
+    value. Such turns are not embedded at all."""
+    language = request.scenario.language
+    text = request.text
+    return (
+        heard.intent is not None
+        or (request.expected_slot is not None and request.expected_slot in heard.entities)
+        or is_aside(text, language)
+        or is_small_talk(text, language)
+        or is_meta_remark(text, language)
+    )
 
 
 def _cosines(query: Vector, vectors: Sequence[Vector]) -> list[float]:
@@ -150,19 +211,29 @@ class EmbeddingTier:
         store: VectorStore | None = None,
         min_score: float | None = None,
         min_margin: float | None = None,
+        min_answer_lead: float | None = None,
+        min_chat_lead: float | None = None,
     ) -> None:
         self.embedder = embedder
         self.store = store
-        self.min_score = embedder.calibration.min_score if min_score is None else min_score
-        self.min_margin = embedder.calibration.min_margin if min_margin is None else min_margin
+        calibration = embedder.calibration
+        self.min_score = calibration.min_score if min_score is None else min_score
+        self.min_margin = calibration.min_margin if min_margin is None else min_margin
+        self.min_answer_lead = (
+            calibration.min_answer_lead if min_answer_lead is None else min_answer_lead
+        )
+        self.min_chat_lead = calibration.min_chat_lead if min_chat_lead is None else min_chat_lead
+        self._asked: dict[str, frozenset[str]] = {}
         self._done: dict[str, ScenarioVectors] = {}
         self._pending: dict[tuple[str, int], asyncio.Future[ScenarioVectors | None]] = {}
         self._failed: dict[str, float] = {}
 
     def key(self, scenario: Scenario) -> str:
-        """The cache key of a scenario's vectors: its fingerprint and the model."""
+        """The cache key of a scenario's vectors: its fingerprint, the model, and the
+        language's ``no_intent`` sentences (a new release may change them)."""
+        no_intent = "\0".join(no_intent_sentences(scenario.language))
         digest = hashlib.sha256(
-            f"{PASSAGES_VERSION}\0{self.embedder.model}\0{scenario.fingerprint}".encode()
+            f"{PASSAGES_VERSION}\0{self.embedder.model}\0{scenario.fingerprint}\0{no_intent}".encode()
         ).hexdigest()
         return digest[:32]
 
@@ -237,20 +308,25 @@ class EmbeddingTier:
             await self.store.keep_vectors(key, vectors.encode())
         return vectors
 
-    async def judge(self, request: NLURequest) -> Judgement | None:
-        """The best intents for ``request.text`` among those the node can use; None when
-        there is nothing to compare or the model failed."""
+    async def judge(self, request: NLURequest, heard: NLUResult) -> Judgement | None:
+        """The best intent for ``request.text`` and whether the calibration lets it decide;
+        None when the tier has no say (``leaves_to_rules``), nothing to compare, or the model
+        failed. ``heard`` is what the rules made of the utterance."""
+        if leaves_to_rules(request, heard):
+            return None
         vectors = await self.vectors(request.scenario, request.deadline)
         if vectors is None:
             return None
         usable = request.scenario.index.node(request.node.id).intents
-        answers = _answer_owners(request.node)
+        no_intent = _no_intent_owners(request.node)
+        intents: Iterable[str] = request.intents
+        if is_question(request.text, request.scenario.language):
+            intents = self._asked_intents(request.scenario).intersection(request.intents)
         # Every intent of the scenario is ranked, not only the node's: an utterance nearer
         # an intent the node cannot use is ambiguous here, and the tier abstains on it.
+        candidates = set(intents)
         allowed = [
-            i
-            for i, owner in enumerate(vectors.owners)
-            if owner in answers or owner in request.intents
+            i for i, owner in enumerate(vectors.owners) if owner in no_intent or owner in candidates
         ]
         if not any(usable is None or vectors.owners[i] in usable for i in allowed):
             return None
@@ -268,10 +344,27 @@ class EmbeddingTier:
             owner = vectors.owners[i]
             best[owner] = max(cosine, best.get(owner, -1.0))
         ranked = sorted(best.items(), key=lambda item: item[1], reverse=True)
-        intent: str | None
         intent, score = ranked[0]
         runner_up, second = ranked[1] if len(ranked) > 1 else (None, -1.0)
-        decided = score >= self.min_score and score - second >= self.min_margin
-        if intent.startswith(NODE_OWNER) or (usable is not None and intent not in usable):
-            decided = False  # an answer to the node, or an intent it cannot use: abstain
+        rival = max((v for o, v in ranked[1:] if o not in no_intent), default=-1.0)
+        answer = max((v for o, v in best.items() if o.startswith(NODE_OWNER)), default=-1.0)
+        chat = best.get(NO_INTENT, -1.0)
+        decided = (
+            intent not in no_intent
+            and intent not in POLAR
+            and (usable is None or intent in usable)
+            and score >= self.min_score
+            and score - rival >= self.min_margin
+            and score - answer >= self.min_answer_lead
+            and score - chat >= self.min_chat_lead
+        )
         return Judgement(intent, round(score, 4), runner_up, round(second, 4), decided)
+
+    def _asked_intents(self, scenario: Scenario) -> frozenset[str]:
+        key = self.key(scenario)
+        asked = self._asked.get(key)
+        if asked is None:
+            if len(self._asked) >= MAX_SCENARIOS:
+                del self._asked[next(iter(self._asked))]
+            asked = self._asked[key] = asked_intents(scenario)
+        return asked

@@ -40,7 +40,7 @@ class HybridNLU:
         if result.confidence >= self.threshold or not request.text.strip():
             return result
         if self.embeddings is not None:
-            judgement = await self.embeddings.judge(request)
+            judgement = await self.embeddings.judge(request, result)
             if judgement is not None:
                 if judgement.decided:
                     return replace(

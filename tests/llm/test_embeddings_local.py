@@ -46,12 +46,24 @@ async def reply_to(text: str, **calibration: float) -> Any:
     ],
 )
 async def test_a_real_model_ranks_the_right_intent_first(text: str, node: str) -> None:
-    """With the floor and margin at zero the tier takes its best guess: the model's ranking."""
-    reply = await reply_to(text, embedding_min_score=0.0, embedding_min_margin=0.0)
+    """With the floor and margins at zero the tier takes its best guess: the model's ranking
+    (against the node's answer and the language's small talk too)."""
+    reply = await reply_to(
+        text,
+        embedding_min_score=0.0,
+        embedding_min_margin=0.0,
+        embedding_min_answer_lead=0.0,
+        embedding_min_chat_lead=0.0,
+    )
     assert (reply.current_node, reply.trace.tier) == (node, "embeddings"), reply.trace
 
 
 async def test_with_its_calibration_the_model_leaves_small_talk_alone() -> None:
-    reply = await reply_to("the weather was nice for the football yesterday")
+    reply = await reply_to("my grandson scored a goal at football yesterday")
     assert reply.current_node == "start" and reply.trace.tier == "rules"
     assert reply.trace.tier_score is not None  # it was asked, and abstained
+
+
+async def test_small_talk_the_language_pack_knows_is_not_even_embedded() -> None:
+    reply = await reply_to("the weather was nice for the football yesterday")
+    assert reply.current_node == "start" and reply.trace.tier_score is None

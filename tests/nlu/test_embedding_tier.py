@@ -1,0 +1,216 @@
+"""The embedding tier's decision, with a model whose vectors the test chooses per sentence.
+
+Each sentence the tier may compare is given a direction: the intents' examples, the node's
+description, the language pack's ``no_intent`` sentences. Which one an utterance is nearest
+to, and by how much, is then exact, so each rule of the decision is checked alone: the acts
+the rules read first, "no intent" competing, questions never meaning actions, yes and no
+left to the rules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from dialogkit.llm._embeddings import Calibration, Embedder, Kind, Vector
+from dialogkit.nlu import _embeddings as tier_module
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._embeddings import (
+    NO_INTENT,
+    EmbeddingTier,
+    asked_intents,
+    no_intent_sentences,
+    passages,
+)
+from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu.lang import PACKS
+from dialogkit.scenario.scenario import Scenario
+from tests.helpers import make_graph
+
+BOOK = (1.0, 0.0, 0.0, 0.0, 0.0)
+HOURS = (0.0, 1.0, 0.0, 0.0, 0.0)
+ANSWER = (0.0, 0.0, 1.0, 0.0, 0.0)
+CHAT = (0.0, 0.0, 0.0, 1.0, 0.0)
+YES = (0.0, 0.0, 0.0, 0.0, 1.0)
+ELSEWHERE = (5**-0.5,) * 5
+
+
+def toward(direction: Vector, off: Vector, weight: float) -> Vector:
+    """A unit vector mostly along ``direction``, tilted toward ``off`` by ``weight``."""
+    raw = [a + weight * b for a, b in zip(direction, off, strict=True)]
+    norm = math.sqrt(sum(v * v for v in raw))
+    return tuple(v / norm for v in raw)
+
+
+class ChosenVectors(Embedder):
+    """Vectors looked up by text; a text nobody chose points nowhere in particular."""
+
+    def __init__(self, chosen: dict[str, Vector]) -> None:
+        self.model = "chosen"
+        self.calibration = Calibration(
+            0.8, min_margin=0.05, min_answer_lead=0.05, min_chat_lead=0.05
+        )
+        self.chosen = chosen
+        self.queries: list[str] = []
+
+    async def _embed(
+        self, texts: list[str], kind: Kind, deadline: float | None
+    ) -> tuple[list[Vector] | None, int]:
+        if kind == "query":
+            self.queries.extend(texts)
+        return [self.chosen.get(text, ELSEWHERE) for text in texts], 0
+
+
+def scenario(language: str = "en") -> Scenario:
+    return Scenario.from_dict(
+        make_graph(
+            [
+                {
+                    "id": "start",
+                    "description": "Ask what the guest needs.",
+                    "responses": {"default": "Hello! What can I do for you?"},
+                    "wait_for_input": True,
+                    "collect_slots": ["party"],
+                    "next_nodes": [
+                        {
+                            "condition": {
+                                "field": "nlu.intent",
+                                "operator": "equals",
+                                "value": name,
+                            },
+                            "target": name,
+                        }
+                        for name in ("book", "hours", "affirm")
+                    ],
+                },
+                *({"id": name, "terminal": True} for name in ("book", "hours", "affirm")),
+            ],
+            language=language,
+            slots={"party": {"type": "number", "kind": "count"}},
+            intents={
+                "book": {"examples": ["I'd like to book a table"]},
+                "hours": {"examples": ["when do you open?"]},
+            },
+        )
+    )
+
+
+def chosen(language: str = "en", **extra: Vector) -> dict[str, Vector]:
+    """Every sentence of the scenario pointed its way; the pack's small talk at CHAT."""
+    vectors: dict[str, Vector] = {
+        "I'd like to book a table": BOOK,
+        "when do you open?": HOURS,
+        "Ask what the guest needs.": ANSWER,
+        **{sentence: CHAT for sentence in no_intent_sentences(language)},
+    }
+    for name, intent in scenario(language).index.intents.items():
+        if name == "affirm":
+            vectors.update({example: YES for example in intent.examples})
+    vectors.update(extra)
+    return vectors
+
+
+def request(text: str, **fields: Any) -> NLURequest:
+    graph = scenario()
+    node = graph.node("start")
+    return NLURequest(
+        scenario=graph,
+        node=node,
+        text=text,
+        intents=graph.index.intents,
+        slots=graph.document.slots,
+        **fields,
+    )
+
+
+async def judge(text: str, query: Vector, moved: dict[str, Vector] | None = None) -> Any:
+    """What the tier makes of ``text`` (embedded as ``query``, with the scenario's sentences
+    ``moved`` as given) when the rules heard nothing."""
+    tier = EmbeddingTier(ChosenVectors(chosen() | (moved or {}) | {text: query}))
+    return await tier.judge(request(text), NLUResult())
+
+
+async def test_an_utterance_near_an_intent_and_far_from_no_intent_decides() -> None:
+    judgement = await judge("we would love to sit somewhere", query=toward(BOOK, ANSWER, 0.2))
+    assert (judgement.intent, judgement.decided) == ("book", True)
+
+
+async def test_small_talk_nearer_the_language_pack_than_any_intent_is_no_intent() -> None:
+    judgement = await judge("the magpies were loud", query=toward(CHAT, BOOK, 0.5))
+    assert (judgement.intent, judgement.decided) == (NO_INTENT, False)
+
+
+async def test_an_intent_that_barely_leads_no_intent_abstains() -> None:
+    # Near the booking example, but nearly as near one of the pack's small talk sentences
+    # (itself half about tables): the best, yet under the lead.
+    chat = no_intent_sentences("en")[0]
+    moved = {chat: toward(CHAT, BOOK, 1.0)}
+    judgement = await judge("a table, the magpies", toward(BOOK, CHAT, 0.4), moved)
+    assert (judgement.intent, judgement.runner_up) == ("book", NO_INTENT)
+    assert judgement.score >= 0.8 and not judgement.decided
+    clear = await judge("a table, the magpies", toward(BOOK, CHAT, 0.1), moved)
+    assert clear.decided
+
+
+async def test_an_intent_that_barely_leads_the_nodes_own_answer_abstains() -> None:
+    moved = {"Ask what the guest needs.": toward(ANSWER, BOOK, 1.0)}
+    judgement = await judge("a table, as you asked", toward(BOOK, ANSWER, 0.4), moved)
+    assert (judgement.intent, judgement.runner_up) == ("book", "@node:start")
+    assert judgement.score >= 0.8 and not judgement.decided
+    clear = await judge("a table, as you asked", toward(BOOK, ANSWER, 0.1), moved)
+    assert clear.decided
+
+
+async def test_a_question_never_means_an_intent_whose_examples_do_not_ask() -> None:
+    judgement = await judge("which tables are free at 8?", query=BOOK)
+    assert judgement.intent != "book" and not judgement.decided
+    assert "book" not in asked_intents(scenario()) and "hours" in asked_intents(scenario())
+
+
+async def test_yes_and_no_are_ranked_but_never_decided_by_the_tier() -> None:
+    judgement = await judge("sounds perfect to me", query=YES)
+    assert judgement.intent == "affirm" and not judgement.decided
+
+
+@pytest.mark.parametrize(
+    ("text", "heard", "reason"),
+    [
+        ("we would love to sit", NLUResult(intent="book", confidence=0.4), "the rules heard it"),
+        ("four of us", NLUResult(entities={"party": 4}), "it answers the node"),
+        ("hold on, my phone is ringing", None, "it is said aside"),
+        ("nice weather today", None, "it chats"),
+        ("why do you need my name?", None, "it remarks on giving a value"),
+    ],
+)
+async def test_turns_the_rules_read_as_no_intent_are_not_embedded(
+    text: str, heard: NLUResult | None, reason: str
+) -> None:
+    embedder = ChosenVectors(chosen() | {text: BOOK})
+    tier = EmbeddingTier(embedder)
+    got = await tier.judge(request(text, expected_slot="party"), heard or NLUResult())
+    assert got is None, reason
+    assert embedder.queries == []
+
+
+def test_no_intent_sentences_are_the_scenarios_language_or_every_packs() -> None:
+    assert no_intent_sentences("ko-KR") == PACKS["ko"].no_intent
+    every = no_intent_sentences("fr")
+    assert all(set(pack.no_intent) <= set(every) for pack in PACKS.values())
+    owners = {owner for owner, _ in passages(scenario("ja"))}
+    assert NO_INTENT in owners
+    sentences: Sequence[str] = [
+        text for owner, text in passages(scenario("ja")) if owner == NO_INTENT
+    ]
+    assert tuple(sentences) == PACKS["ja"].no_intent
+
+
+def test_stored_vectors_are_not_reused_once_the_packs_sentences_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tier = EmbeddingTier(ChosenVectors({}))
+    before = tier.key(scenario())
+    monkeypatch.setattr(tier_module, "no_intent_sentences", lambda language: ("a new remark",))
+    assert tier.key(scenario()) != before
