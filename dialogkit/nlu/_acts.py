@@ -131,7 +131,7 @@ def is_question(text: str, language: str = "") -> bool:
     return bool(
         pattern(language, "question_word", lambda p: p.question_word).search(normal)
         and pattern(language, "asking_end", lambda p: p.asking_end).search(normal)
-        and not pattern(language, "not_knowing", lambda p: p.not_knowing).search(normal)
+        and not is_not_knowing(text, language)
     )
 
 
@@ -228,6 +228,15 @@ def is_aside(text: str, language: str = "") -> bool:
     return any(
         aside.search(reading) is not None
         for reading in (said, opener[1] if opener is not None else said)
+    )
+
+
+def is_not_knowing(text: str, language: str = "") -> bool:
+    """Whether the speaker says they do not know or have not decided ("not sure yet", "잘
+    모르겠어요", "まだ決めかねています"): an answer, or a plea for help, never a request."""
+    return (
+        pattern(language, "not_knowing", lambda p: p.not_knowing).search(normalize(text))
+        is not None
     )
 
 

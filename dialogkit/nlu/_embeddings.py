@@ -13,7 +13,8 @@ near 0.9), so the tier decides only on evidence of two kinds:
   rules filled the slot it asks for), talks aside, chats, or remarks on giving a value is no
   intent, and is not even embedded; a question can only mean an intent a question may carry
   (one whose examples ask, or help and repeat), never an action ("can I cancel later?" is
-  not ``cancel``). Yes and no are the rules' alone (``POLAR``).
+  not ``cancel``); "not sure yet" means no intent but ``help`` ("I don't know what to
+  say"). Yes and no are the rules' alone (``POLAR``).
 * **"No intent" competes.** The node's own description (the user answering it) and the
   language pack's ``no_intent`` sentences (small talk, anecdotes, questions to the bot) are
   ranked with the intents; the best intent must reach the model's floor and lead the
@@ -44,7 +45,13 @@ from typing import Final, Protocol, runtime_checkable
 
 from dialogkit.llm._embeddings import Embedder, Vector
 from dialogkit.logsafe import escape
-from dialogkit.nlu._acts import is_aside, is_meta_remark, is_question, is_small_talk
+from dialogkit.nlu._acts import (
+    is_aside,
+    is_meta_remark,
+    is_not_knowing,
+    is_question,
+    is_small_talk,
+)
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS
@@ -64,6 +71,8 @@ POLAR: Final = frozenset({"affirm", "deny"})
 """Yes and no: ranked like any intent, never decided by the tier. Sentence vectors barely see
 negation ("間違いありません", no mistake, lands nearest ``deny``), while every pack lists its
 yes and no words for the rules."""
+HELP: Final = "help"
+"""The one intent a speaker who says they do not know may mean ("I don't know what to say")."""
 MAX_QUERY_CHARS: Final = 1000
 """Only the start of a long utterance is embedded: the model's cost grows with the text."""
 MAX_PASSAGE_CHARS: Final = 200
@@ -320,7 +329,10 @@ class EmbeddingTier:
         usable = request.scenario.index.node(request.node.id).intents
         no_intent = _no_intent_owners(request.node)
         intents: Iterable[str] = request.intents
-        if is_question(request.text, request.scenario.language):
+        language = request.scenario.language
+        if is_not_knowing(request.text, language):
+            intents = {HELP}.intersection(request.intents)
+        elif is_question(request.text, language):
             intents = self._asked_intents(request.scenario).intersection(request.intents)
         # Every intent of the scenario is ranked, not only the node's: an utterance nearer
         # an intent the node cannot use is ambiguous here, and the tier abstains on it.

@@ -83,10 +83,10 @@ def scenario(language: str = "en") -> Scenario:
                             },
                             "target": name,
                         }
-                        for name in ("book", "hours", "affirm")
+                        for name in ("book", "hours", "affirm", "help")
                     ],
                 },
-                *({"id": name, "terminal": True} for name in ("book", "hours", "affirm")),
+                *({"id": name, "terminal": True} for name in ("book", "hours", "affirm", "help")),
             ],
             language=language,
             slots={"party": {"type": "number", "kind": "count"}},
@@ -168,6 +168,16 @@ async def test_a_question_never_means_an_intent_whose_examples_do_not_ask() -> N
     judgement = await judge("which tables are free at 8?", query=BOOK)
     assert judgement.intent != "book" and not judgement.decided
     assert "book" not in asked_intents(scenario()) and "hours" in asked_intents(scenario())
+
+
+async def test_not_knowing_means_no_intent_but_help() -> None:
+    # Nearest the booking example, yet "not sure yet" books nothing ...
+    judgement = await judge("not sure yet, maybe a table", query=BOOK)
+    assert judgement.intent != "book" and not judgement.decided
+    # ... while "I don't know what to say" may be a plea for help.
+    helping = {example: HOURS for example in scenario().index.intents["help"].examples}
+    plea = await judge("I don't know what I should say", HOURS, helping)
+    assert (plea.intent, plea.decided) == ("help", True)
 
 
 async def test_yes_and_no_are_ranked_but_never_decided_by_the_tier() -> None:

@@ -84,7 +84,8 @@ class LanguagePack:
     """Patterns of a question word that needs an asking ending to make a question."""
     asking_end: tuple[str, ...] = ()
     not_knowing: tuple[str, ...] = ()
-    """A statement that the speaker does not know ("왜 그런지 모르겠어요"): not a question."""
+    """A statement that the speaker does not know or has not decided ("왜 그런지 모르겠어요",
+    "not sure yet", "まだ決めかねています"): not a question, and no intent but ``help``."""
     request: tuple[str, ...] = ()
     """A request worded as a question ("could you make it 8?", "8時にしてもらえますか"):
     it asks for an action, so its values are meant (run on the raw text, case-insensitive)."""

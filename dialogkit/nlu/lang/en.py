@@ -347,6 +347,15 @@ PACK: Final = LanguagePack(
         r"won t|isn t|aren t|can t|forgot|forget|forgotten|missed|skipped|false|negative|"
         r"none|nobody|without)\b",
     ),
+    not_knowing=(
+        r"\bnot sure\b",
+        r"\bdon t know\b",
+        r"\bdo not know\b",
+        r"\bno idea\b",
+        r"\bhaven t decided\b",
+        r"\bhave not decided\b",
+        r"\bundecided\b",
+    ),
     question=(
         r"^(?:(?:what|when|where|why|how|who|which)(?:\s+\S+){0,3}?\s+"
         r"(?:is|are|was|were|do|does|did|can|could|will|would|should|s|re|about|much|many|long)\b"
