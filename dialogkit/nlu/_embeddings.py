@@ -153,8 +153,9 @@ def passages(scenario: Scenario) -> list[tuple[str, str]]:
     of a declared intent's target nodes are left out: they say what the *assistant* does
     there ("explains the difference between the cards"), which resembles many a user's
     request that is not that intent ("I'd like a card"). Instead, the current node's own
-    description (and its ``default_next`` node's) competes with the intents as the answer
-    "no intent: the user is answering what this node asks"; when it wins, the tier abstains.
+    description (and its ``default_next`` node's) competes with the intents as "no intent:
+    the user is answering what this node asks", as the ``no_intent`` sentences compete as
+    "no intent: the user is chatting"; the best intent must lead both.
     """
     pairs: dict[tuple[str, str], None] = {}
     for name, intent in scenario.index.intents.items():
