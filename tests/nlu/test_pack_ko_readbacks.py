@@ -1,0 +1,173 @@
+"""Korean pack data for read-backs, "nothing to add", and help / repeat / goodbye in other
+words: a read-back confirmed ("다 맞아요", "그대로 진행해 주세요") is a yes, one with a
+mistake ("한 군데 틀렸어요") a no; a question ("정확해요?") or a negated form ("정확하지
+않아요") is never taken as a yes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dialogkit import Scenario
+from tests.helpers import make_graph
+from tests.nlu.reading import analyse
+
+SLOTS: dict[str, Any] = {
+    "note": {"type": "text", "prompt": "요청사항 있으세요?"},
+    "name": {"type": "text", "kind": "person_name", "prompt": "성함이 어떻게 되세요?"},
+    "time": {"type": "time", "prompt": "몇 시로 할까요?"},
+}
+FILLED: dict[str, Any] = {"time": "15:00", "name": "김민수"}
+
+
+def _intent(name: str) -> dict[str, Any]:
+    return {"condition": {"field": "nlu.intent", "operator": "equals", "value": name}}
+
+
+def scenario(*, note_denies: bool = False) -> Scenario:
+    """A note step, a name step, a time step and a read-back, with help, repeat and
+    goodbye taken everywhere."""
+    nodes: list[dict[str, Any]] = [
+        {
+            "id": "ask_note",
+            "description": "Ask for a note.",
+            "collect_slots": ["note"],
+            "next_nodes": [{**_intent("deny"), "target": "ask_name"}] if note_denies else [],
+            "default_next": "ask_name",
+        },
+        {
+            "id": "ask_name",
+            "description": "Ask the name.",
+            "collect_slots": ["name"],
+            "default_next": "ask_time",
+        },
+        {
+            "id": "ask_time",
+            "description": "Ask the time.",
+            "collect_slots": ["time"],
+            "default_next": "confirm",
+        },
+        {
+            "id": "confirm",
+            "description": "Read back.",
+            "accept_slots": ["time", "name"],
+            "next_nodes": [
+                {**_intent("affirm"), "target": "end"},
+                {**_intent("deny"), "target": "ask_time"},
+            ],
+        },
+        {"id": "end", "description": "End.", "terminal": True},
+    ]
+    return Scenario.from_dict(
+        make_graph(
+            nodes,
+            language="ko",
+            slots=SLOTS,
+            global_transitions=[
+                {**_intent("goodbye"), "target": "end"},
+                {**_intent("help"), "target": "ask_name"},
+                {**_intent("repeat"), "target": "ask_name"},
+            ],
+        )
+    )
+
+
+SCENARIO = scenario()
+
+
+def read_back(text: str) -> str | None:
+    return analyse(SCENARIO, "confirm", text, None, FILLED).intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "다 맞아요",
+        "네 다 맞아요",
+        "정확해요",
+        "정확합니다",
+        "정확하네요",
+        "모두 정확합니다",
+        "완벽해요",
+        "완벽해요 그대로 해 주세요",
+        "문제없어요 진행해 주세요",
+        "네 문제없어요",
+        "틀린 거 없어요",
+        "틀린 거 하나도 없어요",
+        "고칠 게 없어요",
+        "수정할 거 없어요",
+        "그대로 진행해 주세요",
+        "이대로 진행할게요",
+        "딱 맞아요",
+        "맞게 적으셨어요",
+        "제대로 들어갔네요",
+        "확정해 주세요",
+        "네 그걸로 확정해 주세요",
+        "그대로 두세요",
+        "바꾸지 말고 그대로 둬 주세요",
+    ],
+)
+def test_a_confirmed_read_back_is_a_yes(text: str) -> None:
+    assert read_back(text) == "affirm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "하나 잘못 들어갔어요",
+        "뭔가 다르게 적혔어요",
+        "한 군데 틀렸어요",
+        "틀린 부분이 있어요",
+        "제가 말한 거랑 달라요",
+        "그렇게 말 안 했어요",
+        "그렇게 말한 적 없어요",
+        "수정할 게 있어요",
+        "고칠 게 있어요",
+        "정정할 게 있어요",
+        "잘못 적으셨어요",
+        "잘못 들으신 것 같아요",
+        "뭔가 섞인 것 같아요",
+        "뭔가 이상해요",
+        "정확하지 않아요",
+        "맞지 않아요",
+        "다 맞지는 않아요",
+        "날짜는 문제없는데 시간이 틀렸어요",
+    ],
+)
+def test_a_read_back_with_a_mistake_is_a_no(text: str) -> None:
+    assert read_back(text) == "deny"
+
+
+@pytest.mark.parametrize(
+    "text", ["다 맞아요?", "정확해요?", "정확한가요?", "틀린 거 없죠?", "확정된 건가요?"]
+)
+def test_a_question_about_the_read_back_is_no_yes(text: str) -> None:
+    assert read_back(text) != "affirm"
+
+
+@pytest.mark.parametrize("text", ["완벽하지 않아요", "안 정확해요", "정확하지 않아요"])
+def test_a_negated_yes_is_no_yes(text: str) -> None:
+    assert read_back(text) != "affirm"
+
+
+@pytest.mark.parametrize("text", ["완벽한 날씨네요", "오늘 날씨 정말 좋네요"])
+def test_small_talk_confirms_nothing(text: str) -> None:
+    assert read_back(text) != "affirm"
+
+
+def test_a_yes_that_changes_the_time_is_no_confirmation() -> None:
+    result = analyse(SCENARIO, "confirm", "네 근데 시간은 오후 4시로 해 주세요", None, FILLED)
+    assert result.intent is None
+    assert result.entities.get("time") == "16:00"
+
+
+def test_the_korean_yes_examples_stay_mostly_requests() -> None:
+    """A yes is an action (``_is_action``: at least half its examples are requests), so a
+    question ("정확해요?") never confirms: the Korean examples keep that share on their own."""
+    from dialogkit.nlu._morphology import normalize
+    from dialogkit.nlu.lang import PACKS, pattern
+
+    wishes = pattern("", "wishes", lambda p: p.wishes)
+    examples = PACKS["ko"].intents["affirm"][0]
+    assert 2 * sum(bool(wishes.search(normalize(e))) for e in examples) >= len(examples)
