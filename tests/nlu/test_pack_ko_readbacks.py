@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from dialogkit import Scenario
+from dialogkit.nlu._acts import says_nothing
 from tests.helpers import make_graph
 from tests.nlu.reading import analyse
 
@@ -171,3 +172,48 @@ def test_the_korean_yes_examples_stay_mostly_requests() -> None:
     wishes = pattern("", "wishes", lambda p: p.wishes)
     examples = PACKS["ko"].intents["affirm"][0]
     assert 2 * sum(bool(wishes.search(normalize(e))) for e in examples) >= len(examples)
+
+
+NOTHING = [
+    "따로 없어요",
+    "특별히 부탁할 건 없어요",
+    "추가할 건 없어요",
+    "더 할 말 없어요",
+    "더 이상 없어요",
+    "그게 다예요",
+    "이게 전부예요",
+    "그걸로 끝이에요",
+    "딱히 생각나는 건 없어요",
+    "특별한 요청은 없어요",
+    "요청사항은 따로 없어요",
+    "딱히 없는 것 같아요",
+    "괜찮아요 없어요",
+    "별다른 건 없어요",
+    "덧붙일 건 없어요",
+    "지금은 없어요",
+    "전달할 말씀은 없어요",
+]
+
+
+@pytest.mark.parametrize("text", NOTHING)
+def test_nothing_to_add_is_a_no_where_a_transition_takes_it(text: str) -> None:
+    result = analyse(scenario(note_denies=True), "ask_note", text, "note")
+    assert result.intent == "deny"
+    assert "note" not in result.entities
+
+
+@pytest.mark.parametrize("text", NOTHING)
+def test_nothing_to_add_is_the_note_where_no_transition_takes_a_no(text: str) -> None:
+    assert says_nothing(text, "ko")
+    result = analyse(SCENARIO, "ask_note", text, "note")
+    assert result.intent is None
+    assert result.entities.get("note")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["주차 공간이 없어요", "알레르기가 있어요", "시간이 없어서 빨리 해 주세요", "다른 건 없나요?"],
+)
+def test_a_note_or_a_question_is_not_nothing(text: str) -> None:
+    result = analyse(scenario(note_denies=True), "ask_note", text, "note")
+    assert result.intent != "deny"
