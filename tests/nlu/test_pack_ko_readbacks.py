@@ -217,3 +217,61 @@ def test_nothing_to_add_is_the_note_where_no_transition_takes_a_no(text: str) ->
 def test_a_note_or_a_question_is_not_nothing(text: str) -> None:
     result = analyse(scenario(note_denies=True), "ask_note", text, "note")
     assert result.intent != "deny"
+
+
+def at_name(text: str) -> str | None:
+    return analyse(SCENARIO, "ask_name", text, "name").intent
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("놓쳤어요", "repeat"),
+        ("방금 놓쳤어요", "repeat"),
+        ("방금 말씀을 놓쳤어요", "repeat"),
+        ("잘 안 들렸어요", "repeat"),
+        ("잘 안 들려요", "repeat"),
+        ("시끄러워서 못 알아들었어요", "repeat"),
+        ("다시요?", "repeat"),
+        ("죄송한데 다시 한 번만요", "repeat"),
+        ("한 번만 다시 얘기해 주세요", "repeat"),
+        ("소리가 끊겨서요", "repeat"),
+        ("뭐라고 답해야 할지 모르겠어요", "help"),
+        ("뭐라고 해야 돼요?", "help"),
+        ("여기서 뭐라고 말해야 해요?", "help"),
+        ("어떻게 대답해야 하죠?", "help"),
+        ("어떻게 하는 거예요?", "help"),
+        ("좀 헷갈리네요", "help"),
+        ("이해가 안 돼요", "help"),
+        ("무슨 말인지 모르겠어요", "help"),
+        ("뭘 해야 할지 모르겠어요", "help"),
+        ("이제 가 봐야 해요 안녕히 계세요", "goodbye"),
+        ("오늘은 여기까지 할게요", "goodbye"),
+        ("오늘은 이만 할게요", "goodbye"),
+        ("이만 가볼게요", "goodbye"),
+        ("바빠서 끊어야겠어요", "goodbye"),
+        ("급한 일이 생겨서 끊어야 할 것 같아요", "goodbye"),
+        ("다음에 다시 연락드릴게요", "goodbye"),
+        ("그럼 이만", "goodbye"),
+        ("이만 끊겠습니다", "goodbye"),
+        ("먼저 끊을게요", "goodbye"),
+    ],
+)
+def test_repeat_help_and_goodbye_in_other_words(text: str, intent: str) -> None:
+    assert at_name(text) == intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "버스를 놓쳤어요",
+        "이만 원이에요",
+        "잘 모르겠어요",
+        "헷갈리지 않아요",
+        "여기까지 얼마나 걸려요?",
+        "다음에 다시 연락하면 되나요?",
+        "이만 끊으면 되나요?",
+    ],
+)
+def test_no_repeat_help_or_goodbye_in_other_sentences(text: str) -> None:
+    assert at_name(text) not in ("repeat", "help", "goodbye")
