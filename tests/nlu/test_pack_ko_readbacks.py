@@ -134,6 +134,8 @@ def test_a_confirmed_read_back_is_a_yes(text: str) -> None:
         "맞지 않아요",
         "다 맞지는 않아요",
         "날짜는 문제없는데 시간이 틀렸어요",
+        "다 맞아요 근데 이름이 틀렸어요",
+        "날짜는 맞지만 이름이 틀렸어요",
     ],
 )
 def test_a_read_back_with_a_mistake_is_a_no(text: str) -> None:
@@ -275,3 +277,9 @@ def test_repeat_help_and_goodbye_in_other_words(text: str, intent: str) -> None:
 )
 def test_no_repeat_help_or_goodbye_in_other_sentences(text: str) -> None:
     assert at_name(text) not in ("repeat", "help", "goodbye")
+
+
+def test_a_value_said_with_a_yes_word_inside_is_no_yes() -> None:
+    result = analyse(SCENARIO, "ask_time", "3시 딱 맞춰 갈게요", "time")
+    assert result.intent != "affirm"
+    assert result.entities.get("time") == "03:00"
