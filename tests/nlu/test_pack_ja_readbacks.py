@@ -1,0 +1,179 @@
+"""Japanese pack data for everyday speech at a read-back and a free note: a read-back
+confirmed in other words, a read-back with a mistake, nothing to add, and help, repeat and
+goodbye said differently; and what none of these is (questions, negated forms, small talk)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dialogkit import Scenario
+from dialogkit.nlu._discipline import said_wrong
+from tests.helpers import make_graph
+from tests.nlu.reading import analyse
+
+SLOTS: dict[str, Any] = {
+    "note": {"type": "text", "prompt": "ご要望はありますか？"},
+    "name": {"type": "text", "kind": "person_name", "prompt": "お名前は？"},
+    "time": {"type": "time", "prompt": "何時にしますか？"},
+}
+FILLED: dict[str, Any] = {"name": "山田", "time": "15:00"}
+
+
+def scenario(*, note_denies: bool = False) -> Scenario:
+    """A note step, a name step, a time step and a read-back, with a global goodbye."""
+    deny = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"}}
+    affirm = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"}}
+    nodes: list[dict[str, Any]] = [
+        {
+            "id": "ask_note",
+            "description": "Ask for a note.",
+            "collect_slots": ["note"],
+            "next_nodes": [{**deny, "target": "ask_name"}] if note_denies else [],
+            "default_next": "ask_name",
+        },
+        {
+            "id": "ask_name",
+            "description": "Ask the name.",
+            "collect_slots": ["name"],
+            "default_next": "ask_time",
+        },
+        {
+            "id": "ask_time",
+            "description": "Ask the time.",
+            "collect_slots": ["time"],
+            "default_next": "confirm",
+        },
+        {
+            "id": "confirm",
+            "description": "Read back.",
+            "accept_slots": ["time", "name"],
+            "next_nodes": [{**affirm, "target": "end"}, {**deny, "target": "ask_time"}],
+        },
+        {"id": "end", "description": "End.", "terminal": True},
+    ]
+    goodbye = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "goodbye"}}
+    return Scenario.from_dict(
+        make_graph(
+            nodes, language="ja", slots=SLOTS, global_transitions=[{**goodbye, "target": "end"}]
+        )
+    )
+
+
+def at_readback(text: str) -> str | None:
+    return analyse(scenario(), "confirm", text, None, dict(FILLED)).intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "間違いありません",
+        "間違いないです",
+        "内容に間違いはございません",
+        "相違ありません",
+        "問題ありません",
+        "特に問題はないです",
+        "その内容で大丈夫です",
+        "それで進めてください",
+        "その内容で進めてもらって大丈夫です",
+        "完璧です",
+        "完璧、それで予約してください",
+        "ばっちりです",
+        "バッチリ",
+        "今のままで構いません",
+        "そのままでいいです",
+        "このままでお願いします",
+        "全部合っています",
+        "すべて正しいです",
+        "おっしゃる通りです",
+        "まさにそれです",
+        "それで確定してください",
+        "変更なしで",
+        "直すところはありません",
+        "直さなくて大丈夫です",
+        "申し分ありません",
+        "おっけーです",
+        "名前は間違いありません",
+    ],
+)
+def test_a_read_back_confirmed_in_other_words_is_a_yes(text: str) -> None:
+    assert at_readback(text) == "affirm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "一か所違います",
+        "食い違っています",
+        "ちょっと違っています",
+        "直してほしいところがあります",
+        "修正してほしい点があります",
+        "訂正させてください",
+        "取り違えているみたいです",
+        "そうは言っていません",
+        "そんなこと言ってないです",
+        "合っていません",
+        "合ってないです",
+        "正しくないです",
+        "正しくありません",
+        "完璧ではありません",
+        "間違いがあります",
+        "どこか間違えています",
+        "ちょっと問題があります",
+        "誤りがあります",
+        "何かおかしいです",
+        "日付がごっちゃになっています",
+    ],
+)
+def test_a_read_back_with_a_mistake_is_a_no(text: str) -> None:
+    assert at_readback(text) == "deny"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "間違いないですか",
+        "それで合ってますか",
+        "問題ありませんか",
+        "完璧ですか",
+        "進めてもいいですか",
+        "それで進めないでください",
+        "今日はいい天気ですね",
+        "子供はいません",
+    ],
+)
+def test_a_question_a_negation_or_small_talk_confirms_nothing(text: str) -> None:
+    assert at_readback(text) != "affirm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["問題ありません", "間違いありません", "直してほしいところはありません", "違いはないです"],
+)
+def test_no_mistake_or_a_question_is_no_no(text: str) -> None:
+    assert at_readback(text) != "deny"
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong"),
+    [
+        ("名前が間違っています", ["name"]),
+        ("名前の漢字が違っています", ["name"]),
+        ("名前を訂正したいです", ["name"]),
+        ("名前を直してください", ["name"]),
+        ("名前は間違いありません", []),
+        ("名前は間違いないです", []),
+        ("名前は違っていません", []),
+    ],
+)
+def test_a_named_slot_is_wrong_only_when_said_so(text: str, wrong: list[str]) -> None:
+    graph = scenario()
+    slots = {name: slot for name in ("name", "time") if (slot := graph.slot(name)) is not None}
+    assert said_wrong(text, slots, "ja") == wrong
+
+
+def test_a_fix_with_its_new_value_is_no_plain_no() -> None:
+    result = analyse(scenario(), "confirm", "時間を4時に直してください", None, dict(FILLED))
+    assert result.intent is None
+    assert result.entities["time"] == "04:00"
