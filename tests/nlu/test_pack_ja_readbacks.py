@@ -177,3 +177,52 @@ def test_a_fix_with_its_new_value_is_no_plain_no() -> None:
     result = analyse(scenario(), "confirm", "時間を4時に直してください", None, dict(FILLED))
     assert result.intent is None
     assert result.entities["time"] == "04:00"
+
+
+NOTHING = [
+    "特にございません",
+    "これといってありません",
+    "付け加えることはありません",
+    "特に思い当たりません",
+    "何も思いつかないです",
+    "今のところ特に何もないです",
+    "ご要望は特にございません",
+    "特別なリクエストはないです",
+    "追加は特にないです",
+    "特に気になることはないです",
+    "いいえ、特に思いつきません",
+    "うーん、これといってないです",
+    "なしでお願いします",
+    "以上です",
+    "それで全部です",
+]
+
+
+@pytest.mark.parametrize("text", NOTHING)
+def test_nothing_to_add_is_a_no_where_a_transition_takes_it(text: str) -> None:
+    result = analyse(scenario(note_denies=True), "ask_note", text, "note")
+    assert result.intent == "deny"
+    assert "note" not in result.entities
+
+
+@pytest.mark.parametrize("text", NOTHING)
+def test_nothing_to_add_is_the_note_where_no_transition_takes_a_no(text: str) -> None:
+    result = analyse(scenario(), "ask_note", text, "note")
+    assert result.intent is None
+    assert result.entities.get("note")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "特にありますか",
+        "何もないですか",
+        "それだけですか",
+        "アレルギーはありません",
+        "窓側の席がいいです",
+        "追加でお願いしたいことがあります",
+    ],
+)
+def test_a_question_or_a_real_note_is_no_nothing(text: str) -> None:
+    result = analyse(scenario(note_denies=True), "ask_note", text, "note")
+    assert result.intent != "deny"
