@@ -226,3 +226,52 @@ def test_nothing_to_add_is_the_note_where_no_transition_takes_a_no(text: str) ->
 def test_a_question_or_a_real_note_is_no_nothing(text: str) -> None:
     result = analyse(scenario(note_denies=True), "ask_note", text, "note")
     assert result.intent != "deny"
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("聞き逃しました", "repeat"),
+        ("よく聞こえませんでした", "repeat"),
+        ("ちょっと聞こえなかったです", "repeat"),
+        ("すみません、周りがうるさくて", "repeat"),
+        ("電波が悪くて聞き取れませんでした", "repeat"),
+        ("え、何ておっしゃいました？", "repeat"),
+        ("今なんて言った？", "repeat"),
+        ("もう少しゆっくり言ってもらえますか", "repeat"),
+        ("何と答えればいいですか", "help"),
+        ("どう答えればいいかわかりません", "help"),
+        ("ここで何を言えばいいの？", "help"),
+        ("質問の意味がよくわかりません", "help"),
+        ("ちょっと混乱しています", "help"),
+        ("今日はこれで失礼します", "goodbye"),
+        ("もう行かなきゃ、じゃあまた", "goodbye"),
+        ("バイバイ", "goodbye"),
+        ("今日はここまでにします", "goodbye"),
+        ("また改めて連絡します", "goodbye"),
+        ("お疲れ様でした", "goodbye"),
+        ("そろそろ電話を切りますね", "goodbye"),
+    ],
+)
+def test_repeat_help_and_goodbye_in_other_words(text: str, intent: str) -> None:
+    assert analyse(scenario(), "ask_name", text, "name").intent == intent
+    assert at_readback(text) == intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "聞こえますか",
+        "よく聞こえます",
+        "聞き取れました",
+        "意味がわかりました",
+        "病院に行かないといけません",
+        "じゃあこれでお願いします",
+        "締め切りはいつですか",
+        "完璧な天気ですね",
+        "今日はいい天気ですね",
+    ],
+)
+def test_what_none_of_them_is(text: str) -> None:
+    intent = analyse(scenario(), "ask_name", text, "name").intent
+    assert intent not in ("repeat", "help", "goodbye", "affirm", "deny")
