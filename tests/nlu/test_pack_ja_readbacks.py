@@ -94,6 +94,7 @@ def at_readback(text: str) -> str | None:
         "直さなくて大丈夫です",
         "申し分ありません",
         "おっけーです",
+        "間違いなくその内容です",
         "名前は間違いありません",
     ],
 )
@@ -120,7 +121,7 @@ def test_a_read_back_confirmed_in_other_words_is_a_yes(text: str) -> None:
         "完璧ではありません",
         "間違いがあります",
         "どこか間違えています",
-        "ちょっと問題があります",
+        "ちょっと問題あります",
         "誤りがあります",
         "何かおかしいです",
         "日付がごっちゃになっています",
@@ -275,3 +276,11 @@ def test_repeat_help_and_goodbye_in_other_words(text: str, intent: str) -> None:
 def test_what_none_of_them_is(text: str) -> None:
     intent = analyse(scenario(), "ask_name", text, "name").intent
     assert intent not in ("repeat", "help", "goodbye", "affirm", "deny")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["エンジンに問題があります", "歯の様子がおかしいです", "違っていたら教えてください"],
+)
+def test_a_problem_told_is_no_no(text: str) -> None:
+    assert analyse(scenario(), "ask_note", text, "note").intent != "deny"
