@@ -1,0 +1,132 @@
+"""The English pack on everyday speech at a read-back, at a free note and around the
+conversation: a read-back confirmed in other words ("spot on", "leave it as is"), a read-back
+with a mistake ("one thing is off"), nothing to add ("nothing comes to mind"), and asking
+again, for help or to leave in other words. Questions and negated forms are not taken."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dialogkit import Scenario
+from tests.helpers import make_graph
+from tests.nlu.reading import analyse
+
+SLOTS: dict[str, Any] = {
+    "note": {"type": "text", "prompt": "Any special requests?"},
+    "name": {"type": "text", "kind": "person_name", "prompt": "Your name?"},
+    "time": {"type": "time", "prompt": "What time?"},
+}
+
+
+def _when(intent: str, target: str) -> dict[str, Any]:
+    return {
+        "condition": {"field": "nlu.intent", "operator": "equals", "value": intent},
+        "target": target,
+    }
+
+
+def scenario(*, note_denies: bool = False) -> Scenario:
+    """A note step, a name step, a time step, and a read-back with a yes and a no."""
+    nodes: list[dict[str, Any]] = [
+        {
+            "id": "ask_note",
+            "description": "Ask for special requests.",
+            "collect_slots": ["note"],
+            "next_nodes": [_when("deny", "ask_name")] if note_denies else [],
+            "default_next": "ask_name",
+        },
+        {
+            "id": "ask_name",
+            "description": "Ask the name.",
+            "collect_slots": ["name"],
+            "default_next": "ask_time",
+        },
+        {
+            "id": "ask_time",
+            "description": "Ask the time.",
+            "collect_slots": ["time"],
+            "default_next": "confirm",
+        },
+        {
+            "id": "confirm",
+            "description": "Read the booking back.",
+            "accept_slots": ["time", "name"],
+            "next_nodes": [_when("affirm", "end"), _when("deny", "ask_time")],
+        },
+        {"id": "end", "description": "End.", "terminal": True},
+    ]
+    return Scenario.from_dict(
+        make_graph(
+            nodes,
+            language="en",
+            slots=SLOTS,
+            global_transitions=[_when("goodbye", "end")],
+        )
+    )
+
+
+READ_BACK = scenario()
+
+
+def at_read_back(text: str) -> str | None:
+    return analyse(READ_BACK, "confirm", text, None).intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "spot on",
+        "Bang on, thanks",
+        "yep, everything matches",
+        "it all checks out",
+        "all accurate",
+        "exactly right",
+        "Precisely.",
+        "indeed",
+        "you got it",
+        "you've got it all right",
+        "nailed it",
+        "that's the one",
+        "that's exactly what I said",
+        "lock it in",
+        "great, book it",
+        "go for it",
+        "confirmed",
+        "please proceed",
+        "fine by me",
+        "we're good to go",
+        "sounds about right",
+        "everything is right",
+        "everything's in order",
+        "that'll do",
+        "leave it as it was",
+        "keep it as is",
+        "no, leave it like that",
+        "it's fine as it is",
+    ],
+)
+def test_a_read_back_confirmed_in_other_words_is_a_yes(text: str) -> None:
+    assert at_read_back(text) == "affirm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is that all accurate?",
+        "is everything in order?",
+        "did you book it?",
+        "is it spot on?",
+        "it doesn't match",
+        "not spot on",
+        "don't book it yet",
+        "don't lock it in",
+        "I don't know how to proceed",
+        "I'm not fine with that",
+        "good night",
+        "the weather is lovely",
+    ],
+)
+def test_questions_negations_and_chat_are_no_yes(text: str) -> None:
+    assert at_read_back(text) != "affirm"
