@@ -130,3 +130,45 @@ def test_a_read_back_confirmed_in_other_words_is_a_yes(text: str) -> None:
 )
 def test_questions_negations_and_chat_are_no_yes(text: str) -> None:
     assert at_read_back(text) != "affirm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hmm, one detail is off",
+        "something's a bit off there",
+        "the time looks off",
+        "you've got the details mixed up",
+        "I think you mixed something up",
+        "the name needs fixing",
+        "one thing needs correcting",
+        "there's a mistake in the name",
+        "there's a typo",
+        "you misheard me",
+        "I think you misunderstood",
+        "that's not what I asked for",
+        "not what I meant",
+        "not quite",
+        "not exactly",
+        "close, but not quite right",
+        "almost, but the time is different",
+        "I need to correct one thing",
+        "small correction, please",
+        "none of that is right",
+        "all correct except the time",
+        "it all matches except for the name",
+    ],
+)
+def test_a_read_back_with_a_mistake_is_a_no(text: str) -> None:
+    assert at_read_back(text) == "deny"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is anything off?",
+        "what's the mistake?",
+    ],
+)
+def test_a_question_about_a_mistake_is_no_yes(text: str) -> None:
+    assert at_read_back(text) != "affirm"
