@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from dialogkit import Scenario
+from dialogkit.nlu._acts import says_nothing
 from tests.helpers import make_graph
 from tests.nlu.reading import analyse
 
@@ -172,3 +173,61 @@ def test_a_read_back_with_a_mistake_is_a_no(text: str) -> None:
 )
 def test_a_question_about_a_mistake_is_no_yes(text: str) -> None:
     assert at_read_back(text) != "affirm"
+
+
+NOTE = scenario()
+NOTE_DENIES = scenario(note_denies=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nothing to add",
+        "Nothing further.",
+        "nothing comes to mind",
+        "nothing that I can think of",
+        "not that I can think of",
+        "I can't think of anything else",
+        "no special requests",
+        "nope, no particular requests",
+        "no thanks, that's everything",
+        "no, that's all for now",
+        "that's everything",
+        "I don't have anything to add",
+        "I've got nothing else to add",
+        "nah, I'm good",
+        "no need",
+        "nothing on my end",
+    ],
+)
+def test_nothing_to_add_is_the_note_or_a_no(text: str) -> None:
+    assert says_nothing(text, "en")
+    noted = analyse(NOTE, "ask_note", text, "note")
+    assert noted.intent is None
+    assert noted.entities.get("note") == text.rstrip(".")
+    assert analyse(NOTE_DENIES, "ask_note", text, "note").intent == "deny"
+
+
+@pytest.mark.parametrize("text", ["no additional notes, thanks", "we're all set, thank you"])
+def test_nothing_to_add_with_thanks_is_the_note(text: str) -> None:
+    assert says_nothing(text, "en")
+    noted = analyse(NOTE, "ask_note", text, "note")
+    assert noted.intent is None
+    assert noted.entities.get("note") == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no onions please",
+        "nothing spicy",
+        "a quiet room, nothing near the lift",
+        "good",
+        "fine",
+        "I'm fine with any table",
+        "none of the rooms near the elevator",
+        "is there anything else?",
+    ],
+)
+def test_a_real_note_or_a_question_is_not_nothing(text: str) -> None:
+    assert not says_nothing(text, "en")

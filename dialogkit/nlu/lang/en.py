@@ -11,6 +11,9 @@ _PARTNER: Final = (
     r"mother|father|brother|sister|colleague|fianc[eé]e?|kid|child|spouse|plus\s+one)"
 )
 
+_THANKS: Final = r"(?:(?:thanks|thank you) )?"
+"""A thank-you after an opening no ("no thanks, that's everything")."""
+
 PACK: Final = LanguagePack(
     code="en",
     intents={
@@ -120,7 +123,7 @@ PACK: Final = LanguagePack(
                 "yeah that's right",
                 "that's all correct",
                 "spot on",
-                "everything matches",
+                "the details all match",
                 "looks good, go ahead",
                 "lock it in",
                 "perfect, book it",
@@ -635,10 +638,29 @@ PACK: Final = LanguagePack(
         r"\bwith\b",
     ),
     nothing_answers=(
-        r"(?:nothing|none|nope|nah|no)(?: (?:else|more|at all|really|special|in particular|"
-        r"to add|for now|thanks|thank you))*",
+        r"(?:nothing|none|nope|nah|no)(?: (?:else|more|further|extra|additional|at all|really|"
+        r"special|in particular|to add|to mention|to note|to report|to say|needed|for now|"
+        r"from me|on my (?:end|side|part)|(?:that )?i can think of|(?:that )?comes to mind|"
+        r"springs to mind|thanks|thank you))*",
         r"no (?:notes?|comments?|requests?|thanks|thank you)",
-        r"not really",
+        r"not (?:really|that i can think of|that i know of|at the moment|right now|for now|"
+        r"this time)",
+        # The rest after an opening no and its thanks ("no special requests", "no thanks,
+        # that's everything", "nope, all good").
+        rf"{_THANKS}(?:no )?(?:(?:special|particular|other|additional|extra|further) )?"
+        r"(?:requests?|notes?|comments?|wishes|instructions|preferences)"
+        r"(?: (?:thanks|thank you|for now|at all))?",
+        rf"{_THANKS}(?:i |we )?(?:can t|cannot|can not|couldn t) think of any(?:thing)?"
+        r"(?: (?:else|more))?(?: (?:thanks|thank you))?",
+        rf"{_THANKS}(?:i |we )?(?:don t|do not) (?:have|need) any(?:thing)?(?: (?:else|more|"
+        r"special|to add|in particular))?(?: (?:thanks|thank you))?",
+        rf"{_THANKS}(?:i|we) (?:ve|have) (?:got )?nothing(?: (?:else|more|special|further))?"
+        r"(?: (?:to add|to mention|to say))?(?: (?:thanks|thank you))?",
+        rf"{_THANKS}(?:that s|that is|that ll be) (?:everything|all|it|about it|about all)"
+        r"(?: (?:for now|thanks|thank you))?",
+        rf"{_THANKS}(?:(?:i m|i am|we re|we are) (?:all )?|all )(?:good|fine|set)"
+        r"(?: (?:here|thanks|thank you))?",
+        rf"{_THANKS}(?:(?:no|not) )?need(?:ed)?(?: (?:thanks|thank you))?",
     ),
     zero_answers=(r"\bnone\b", r"\bnobody\b", r"\bno\s+one\b", r"\bzero\b", r"\bnot\s+any\b"),
     counted={
