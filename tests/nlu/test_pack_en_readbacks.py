@@ -93,6 +93,7 @@ def at_read_back(text: str) -> str | None:
         "that's exactly what I said",
         "lock it in",
         "great, book it",
+        "just book it",
         "go for it",
         "confirmed",
         "please proceed",
@@ -231,3 +232,85 @@ def test_nothing_to_add_with_thanks_is_the_note(text: str) -> None:
 )
 def test_a_real_note_or_a_question_is_not_nothing(text: str) -> None:
     assert not says_nothing(text, "en")
+
+
+def at_name(text: str) -> str | None:
+    return analyse(READ_BACK, "ask_name", text, "name").intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sorry, I missed that",
+        "I didn't quite catch what you said",
+        "sorry, it's really noisy here, what was that?",
+        "you're breaking up",
+        "I couldn't hear the question",
+        "could you run it by me again?",
+        "say it again, please",
+        "huh?",
+        "one more time, please",
+        "sorry what?",
+    ],
+)
+def test_asking_again_in_other_words_is_repeat(text: str) -> None:
+    assert at_name(text) == "repeat"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a bit confused, how does this go?",
+        "what exactly am I supposed to say here?",
+        "I'm lost",
+        "hmm, I'm stuck here",
+        "I don't understand what you want",
+        "what do you want me to say?",
+        "what are my options?",
+        "not sure what to answer",
+        "how should I answer that?",
+    ],
+)
+def test_asking_for_help_in_other_words_is_help(text: str) -> None:
+    assert at_name(text) == "help"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "gotta run, bye",
+        "sorry, I've got to run",
+        "I'll leave it for today",
+        "let's call it a day",
+        "ok, I'll stop here",
+        "that's enough for today",
+        "I'll call back later",
+        "catch you later",
+        "good night",
+        "have a great day",
+        "I should get going",
+    ],
+)
+def test_taking_leave_in_other_words_is_goodbye(text: str) -> None:
+    assert at_name(text) == "goodbye"
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("I missed the bus this morning", "repeat"),
+        ("I didn't order that", "repeat"),
+        ("I have to go to the doctor tomorrow", "goodbye"),
+        ("can you take care of my brakes", "goodbye"),
+        ("once more I want the blue one", "repeat"),
+        ("I want one more", "repeat"),
+        ("I'd like one more coffee", "repeat"),
+        ("I lost my card", "help"),
+        ("I'm stuck in traffic", "help"),
+        ("what are the options for delivery?", "help"),
+        ("should I call back later?", "goodbye"),
+        ("I have nothing to add", "goodbye"),
+    ],
+)
+def test_everyday_sentences_are_not_taken_for_control(text: str, intent: str) -> None:
+    assert at_name(text) != intent
