@@ -107,6 +107,9 @@ def at_read_back(text: str) -> str | None:
         "keep it as is",
         "no, leave it like that",
         "it's fine as it is",
+        "everything you said is right",
+        "it's all fine",
+        "no changes, it's fine",
     ],
 )
 def test_a_read_back_confirmed_in_other_words_is_a_yes(text: str) -> None:
@@ -158,6 +161,13 @@ def test_questions_negations_and_chat_are_no_yes(text: str) -> None:
         "small correction, please",
         "none of that is right",
         "all correct except the time",
+        "the name is right but the time is off",
+        "looks good but the date is wrong",
+        "that's fine, but the time should be 5",
+        "hmm, something isn't right",
+        "I don't think that's right",
+        "not all of that is correct",
+        "I said something different",
         "it all matches except for the name",
     ],
 )
@@ -198,6 +208,13 @@ NOTE_DENIES = scenario(note_denies=True)
         "I've got nothing else to add",
         "nah, I'm good",
         "no need",
+        "nothing at the moment",
+        "no special requirements",
+        "I think that's everything",
+        "nothing I need to add",
+        "no notes from me",
+        "no, that's all I need",
+        "nothing else, thanks",
         "nothing on my end",
     ],
 )
@@ -251,6 +268,7 @@ def at_name(text: str) -> str | None:
         "huh?",
         "one more time, please",
         "sorry what?",
+        "sorry, the line is bad",
     ],
 )
 def test_asking_again_in_other_words_is_repeat(text: str) -> None:
@@ -269,6 +287,9 @@ def test_asking_again_in_other_words_is_repeat(text: str) -> None:
         "what are my options?",
         "not sure what to answer",
         "how should I answer that?",
+        "what do I need to say?",
+        "I'm not sure what you want from me",
+        "can you explain?",
     ],
 )
 def test_asking_for_help_in_other_words_is_help(text: str) -> None:
@@ -289,6 +310,7 @@ def test_asking_for_help_in_other_words_is_help(text: str) -> None:
         "good night",
         "have a great day",
         "I should get going",
+        "let's end it here",
     ],
 )
 def test_taking_leave_in_other_words_is_goodbye(text: str) -> None:
