@@ -336,3 +336,21 @@ def test_taking_leave_in_other_words_is_goodbye(text: str) -> None:
 )
 def test_everyday_sentences_are_not_taken_for_control(text: str, intent: str) -> None:
     assert at_name(text) != intent
+
+
+FILLED = {"time": "15:00", "name": "Ann Lee"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "perfect, but the time should be 5 pm",
+        "lock it in, but at 5 pm",
+        "spot on, but make it 5 pm",
+    ],
+)
+def test_a_yes_that_changes_a_value_reads_it_back(text: str) -> None:
+    result = analyse(READ_BACK, "confirm", text, None, FILLED)
+    assert result.intent is None
+    assert result.dialogue_act == "correct"
+    assert result.entities == {"time": "17:00"}

@@ -540,6 +540,7 @@ PACK: Final = LanguagePack(
             "totally",
             "alright",
             "all right",
+            "perfect",
             "spot on",
             "bang on",
             "yes sir",
