@@ -354,3 +354,15 @@ def test_a_yes_that_changes_a_value_reads_it_back(text: str) -> None:
     assert result.intent is None
     assert result.dialogue_act == "correct"
     assert result.entities == {"time": "17:00"}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Imogen Park", "Imogen Park"),
+        ("Itsuki Tanaka", "Itsuki Tanaka"),
+        ("I'm Ann Lee", "Ann Lee"),
+    ],
+)
+def test_a_name_frame_ends_on_a_whole_word(text: str, name: str) -> None:
+    assert analyse(READ_BACK, "ask_name", text, "name").entities.get("name") == name
