@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dialogkit import Scenario
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu._rules import RuleNLU
+from tests.helpers import make_graph
 
 
 def analyse(
@@ -29,5 +31,81 @@ def analyse(
             slots=scenario.index.node(node.id).slots,
             expected_slot=expected,
             filled_slots=filled or {},
+        )
+    )
+
+
+def nothing_to_add(scenario: Callable[..., Scenario], text: str) -> tuple[NLUResult, NLUResult]:
+    """What the rules read in ``text`` at the note step of ``scenario(note_denies=...)``,
+    checked to be "nothing to add": a no where a no moves on (the note left empty), and the
+    note itself where nothing takes a no."""
+    denied = analyse(scenario(note_denies=True), "ask_note", text, "note")
+    assert denied.intent == "deny" and "note" not in denied.entities, denied
+    noted = analyse(scenario(), "ask_note", text, "note")
+    assert noted.intent is None and noted.entities.get("note"), noted
+    return denied, noted
+
+
+def _on(intent: str, target: str) -> dict[str, Any]:
+    return {
+        "condition": {"field": "nlu.intent", "operator": "equals", "value": intent},
+        "target": target,
+    }
+
+
+def read_back_scenario(
+    language: str, questions: tuple[str, str, str], *, note_denies: bool = False
+) -> Scenario:
+    """A note step, a name step, a time step that also takes the date, and a read-back
+    taking a yes and a no, in ``language`` (``questions``: how the note, the name and the
+    time are asked). Goodbye ends it anywhere; help and repeat go back to the name step.
+    With ``note_denies`` a no at the note step moves on, so "nothing to add" is a no there
+    rather than the note."""
+    note, name, time = questions
+    nodes: list[dict[str, Any]] = [
+        {
+            "id": "ask_note",
+            "description": "Ask for a note.",
+            "collect_slots": ["note"],
+            "next_nodes": [_on("deny", "ask_name")] if note_denies else [],
+            "default_next": "ask_name",
+        },
+        {
+            "id": "ask_name",
+            "description": "Ask the name.",
+            "collect_slots": ["name"],
+            "default_next": "ask_time",
+        },
+        {
+            "id": "ask_time",
+            "description": "Ask the time.",
+            "collect_slots": ["time"],
+            "accept_slots": ["date"],
+            "default_next": "confirm",
+        },
+        {
+            "id": "confirm",
+            "description": "Read back.",
+            "accept_slots": ["date", "time", "name"],
+            "next_nodes": [_on("affirm", "end"), _on("deny", "ask_time")],
+        },
+        {"id": "end", "description": "End.", "terminal": True},
+    ]
+    slots = {
+        "note": {"type": "text", "prompt": note},
+        "name": {"type": "text", "kind": "person_name", "prompt": name},
+        "date": {"type": "date", "prompt": "?"},
+        "time": {"type": "time", "prompt": time},
+    }
+    return Scenario.from_dict(
+        make_graph(
+            nodes,
+            language=language,
+            slots=slots,
+            global_transitions=[
+                _on("goodbye", "end"),
+                _on("help", "ask_name"),
+                _on("repeat", "ask_name"),
+            ],
         )
     )

@@ -6,70 +6,17 @@ and a yes that goes on to change a value at a read-back."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from dialogkit import Scenario
 from dialogkit.nlu._acts import correction, is_aside, is_question, is_request
-from tests.helpers import make_graph
-from tests.nlu.reading import analyse
-
-SLOTS: dict[str, Any] = {
-    "note": {"type": "text", "prompt": "Any note?"},
-    "name": {"type": "text", "kind": "person_name", "prompt": "Your name?"},
-    "date": {"type": "date", "prompt": "Which day?"},
-    "time": {"type": "time", "prompt": "What time?"},
-}
+from tests.nlu.reading import analyse, read_back_scenario
 
 
 def scenario(language: str, *, note_denies: bool = False) -> Scenario:
     """A note step, a name step, a time step that also accepts the date, a read-back."""
-    deny = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"}}
-    nodes: list[dict[str, Any]] = [
-        {
-            "id": "ask_note",
-            "description": "Ask for a note.",
-            "collect_slots": ["note"],
-            "next_nodes": [{**deny, "target": "ask_name"}] if note_denies else [],
-            "default_next": "ask_name",
-        },
-        {
-            "id": "ask_name",
-            "description": "Ask the name.",
-            "collect_slots": ["name"],
-            "default_next": "ask_time",
-        },
-        {
-            "id": "ask_time",
-            "description": "Ask the time.",
-            "collect_slots": ["time"],
-            "accept_slots": ["date"],
-            "default_next": "confirm",
-        },
-        {
-            "id": "confirm",
-            "description": "Read back.",
-            "accept_slots": ["date", "time", "name"],
-            "next_nodes": [
-                {
-                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
-                    "target": "end",
-                },
-                {**deny, "target": "ask_time"},
-            ],
-        },
-        {"id": "end", "description": "End.", "terminal": True},
-    ]
-    goodbye = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "goodbye"}}
-    return Scenario.from_dict(
-        make_graph(
-            nodes,
-            language=language,
-            slots=SLOTS,
-            global_transitions=[{**goodbye, "target": "end"}],
-        )
-    )
+    questions = ("Any note?", "Your name?", "What time?")
+    return read_back_scenario(language, questions, note_denies=note_denies)
 
 
 @pytest.mark.parametrize(

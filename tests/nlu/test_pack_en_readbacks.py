@@ -5,66 +5,16 @@ again, for help or to leave in other words. Questions and negated forms are not 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from dialogkit import Scenario
 from dialogkit.nlu._acts import says_nothing
-from tests.helpers import make_graph
-from tests.nlu.reading import analyse
-
-SLOTS: dict[str, Any] = {
-    "note": {"type": "text", "prompt": "Any special requests?"},
-    "name": {"type": "text", "kind": "person_name", "prompt": "Your name?"},
-    "time": {"type": "time", "prompt": "What time?"},
-}
-
-
-def _when(intent: str, target: str) -> dict[str, Any]:
-    return {
-        "condition": {"field": "nlu.intent", "operator": "equals", "value": intent},
-        "target": target,
-    }
+from tests.nlu.reading import analyse, nothing_to_add, read_back_scenario
 
 
 def scenario(*, note_denies: bool = False) -> Scenario:
-    """A note step, a name step, a time step, and a read-back with a yes and a no."""
-    nodes: list[dict[str, Any]] = [
-        {
-            "id": "ask_note",
-            "description": "Ask for special requests.",
-            "collect_slots": ["note"],
-            "next_nodes": [_when("deny", "ask_name")] if note_denies else [],
-            "default_next": "ask_name",
-        },
-        {
-            "id": "ask_name",
-            "description": "Ask the name.",
-            "collect_slots": ["name"],
-            "default_next": "ask_time",
-        },
-        {
-            "id": "ask_time",
-            "description": "Ask the time.",
-            "collect_slots": ["time"],
-            "default_next": "confirm",
-        },
-        {
-            "id": "confirm",
-            "description": "Read the booking back.",
-            "accept_slots": ["time", "name"],
-            "next_nodes": [_when("affirm", "end"), _when("deny", "ask_time")],
-        },
-        {"id": "end", "description": "End.", "terminal": True},
-    ]
-    return Scenario.from_dict(
-        make_graph(
-            nodes,
-            language="en",
-            slots=SLOTS,
-            global_transitions=[_when("goodbye", "end")],
-        )
+    return read_back_scenario(
+        "en", ("Any special requests?", "Your name?", "What time?"), note_denies=note_denies
     )
 
 
@@ -187,7 +137,6 @@ def test_a_question_about_a_mistake_is_no_yes(text: str) -> None:
 
 
 NOTE = scenario()
-NOTE_DENIES = scenario(note_denies=True)
 
 
 @pytest.mark.parametrize(
@@ -220,10 +169,8 @@ NOTE_DENIES = scenario(note_denies=True)
 )
 def test_nothing_to_add_is_the_note_or_a_no(text: str) -> None:
     assert says_nothing(text, "en")
-    noted = analyse(NOTE, "ask_note", text, "note")
-    assert noted.intent is None
-    assert noted.entities.get("note") == text.rstrip(".")
-    assert analyse(NOTE_DENIES, "ask_note", text, "note").intent == "deny"
+    _, noted = nothing_to_add(scenario, text)
+    assert noted.entities["note"] == text.rstrip(".")
 
 
 @pytest.mark.parametrize("text", ["no additional notes, thanks", "we're all set, thank you"])

@@ -10,54 +10,14 @@ import pytest
 
 from dialogkit import Scenario
 from dialogkit.nlu._discipline import said_wrong
-from tests.helpers import make_graph
-from tests.nlu.reading import analyse
+from tests.nlu.reading import analyse, nothing_to_add, read_back_scenario
 
-SLOTS: dict[str, Any] = {
-    "note": {"type": "text", "prompt": "ご要望はありますか？"},
-    "name": {"type": "text", "kind": "person_name", "prompt": "お名前は？"},
-    "time": {"type": "time", "prompt": "何時にしますか？"},
-}
 FILLED: dict[str, Any] = {"name": "山田", "time": "15:00"}
 
 
 def scenario(*, note_denies: bool = False) -> Scenario:
-    """A note step, a name step, a time step and a read-back, with a global goodbye."""
-    deny = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"}}
-    affirm = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"}}
-    nodes: list[dict[str, Any]] = [
-        {
-            "id": "ask_note",
-            "description": "Ask for a note.",
-            "collect_slots": ["note"],
-            "next_nodes": [{**deny, "target": "ask_name"}] if note_denies else [],
-            "default_next": "ask_name",
-        },
-        {
-            "id": "ask_name",
-            "description": "Ask the name.",
-            "collect_slots": ["name"],
-            "default_next": "ask_time",
-        },
-        {
-            "id": "ask_time",
-            "description": "Ask the time.",
-            "collect_slots": ["time"],
-            "default_next": "confirm",
-        },
-        {
-            "id": "confirm",
-            "description": "Read back.",
-            "accept_slots": ["time", "name"],
-            "next_nodes": [{**affirm, "target": "end"}, {**deny, "target": "ask_time"}],
-        },
-        {"id": "end", "description": "End.", "terminal": True},
-    ]
-    goodbye = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "goodbye"}}
-    return Scenario.from_dict(
-        make_graph(
-            nodes, language="ja", slots=SLOTS, global_transitions=[{**goodbye, "target": "end"}]
-        )
+    return read_back_scenario(
+        "ja", ("ご要望はありますか？", "お名前は？", "何時にしますか？"), note_denies=note_denies
     )
 
 
@@ -203,17 +163,8 @@ NOTHING = [
 
 
 @pytest.mark.parametrize("text", NOTHING)
-def test_nothing_to_add_is_a_no_where_a_transition_takes_it(text: str) -> None:
-    result = analyse(scenario(note_denies=True), "ask_note", text, "note")
-    assert result.intent == "deny"
-    assert "note" not in result.entities
-
-
-@pytest.mark.parametrize("text", NOTHING)
-def test_nothing_to_add_is_the_note_where_no_transition_takes_a_no(text: str) -> None:
-    result = analyse(scenario(), "ask_note", text, "note")
-    assert result.intent is None
-    assert result.entities.get("note")
+def test_nothing_to_add_is_a_no_where_a_transition_takes_it_else_the_note(text: str) -> None:
+    nothing_to_add(scenario, text)
 
 
 @pytest.mark.parametrize(

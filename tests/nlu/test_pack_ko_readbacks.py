@@ -11,66 +11,16 @@ import pytest
 
 from dialogkit import Scenario
 from dialogkit.nlu._acts import says_nothing
-from tests.helpers import make_graph
-from tests.nlu.reading import analyse
+from tests.nlu.reading import analyse, nothing_to_add, read_back_scenario
 
-SLOTS: dict[str, Any] = {
-    "note": {"type": "text", "prompt": "요청사항 있으세요?"},
-    "name": {"type": "text", "kind": "person_name", "prompt": "성함이 어떻게 되세요?"},
-    "time": {"type": "time", "prompt": "몇 시로 할까요?"},
-}
 FILLED: dict[str, Any] = {"time": "15:00", "name": "김민수"}
 
 
-def _intent(name: str) -> dict[str, Any]:
-    return {"condition": {"field": "nlu.intent", "operator": "equals", "value": name}}
-
-
 def scenario(*, note_denies: bool = False) -> Scenario:
-    """A note step, a name step, a time step and a read-back, with help, repeat and
-    goodbye taken everywhere."""
-    nodes: list[dict[str, Any]] = [
-        {
-            "id": "ask_note",
-            "description": "Ask for a note.",
-            "collect_slots": ["note"],
-            "next_nodes": [{**_intent("deny"), "target": "ask_name"}] if note_denies else [],
-            "default_next": "ask_name",
-        },
-        {
-            "id": "ask_name",
-            "description": "Ask the name.",
-            "collect_slots": ["name"],
-            "default_next": "ask_time",
-        },
-        {
-            "id": "ask_time",
-            "description": "Ask the time.",
-            "collect_slots": ["time"],
-            "default_next": "confirm",
-        },
-        {
-            "id": "confirm",
-            "description": "Read back.",
-            "accept_slots": ["time", "name"],
-            "next_nodes": [
-                {**_intent("affirm"), "target": "end"},
-                {**_intent("deny"), "target": "ask_time"},
-            ],
-        },
-        {"id": "end", "description": "End.", "terminal": True},
-    ]
-    return Scenario.from_dict(
-        make_graph(
-            nodes,
-            language="ko",
-            slots=SLOTS,
-            global_transitions=[
-                {**_intent("goodbye"), "target": "end"},
-                {**_intent("help"), "target": "ask_name"},
-                {**_intent("repeat"), "target": "ask_name"},
-            ],
-        )
+    return read_back_scenario(
+        "ko",
+        ("요청사항 있으세요?", "성함이 어떻게 되세요?", "몇 시로 할까요?"),
+        note_denies=note_denies,
     )
 
 
@@ -198,18 +148,9 @@ NOTHING = [
 
 
 @pytest.mark.parametrize("text", NOTHING)
-def test_nothing_to_add_is_a_no_where_a_transition_takes_it(text: str) -> None:
-    result = analyse(scenario(note_denies=True), "ask_note", text, "note")
-    assert result.intent == "deny"
-    assert "note" not in result.entities
-
-
-@pytest.mark.parametrize("text", NOTHING)
-def test_nothing_to_add_is_the_note_where_no_transition_takes_a_no(text: str) -> None:
+def test_nothing_to_add_is_a_no_where_a_transition_takes_it_else_the_note(text: str) -> None:
     assert says_nothing(text, "ko")
-    result = analyse(SCENARIO, "ask_note", text, "note")
-    assert result.intent is None
-    assert result.entities.get("note")
+    nothing_to_add(scenario, text)
 
 
 @pytest.mark.parametrize(
