@@ -96,6 +96,11 @@ DAY: dict[str, Any] = {
         ("en", "November 30", "nice weather today"),
         ("ko", "11월 30일이요", "오늘 날씨 진짜 좋네요"),
         ("ja", "11月30日です", "今日はいい天気ですね"),
+        ("ja", "11月30日です", "今日はすごい雨ですね"),
+        ("ja", "11月30日です", "今日はずいぶん冷えますね"),
+        ("ja", "11月30日です", "今日は寒くてたまりません"),
+        ("ko", "11월 30일이요", "오늘 비가 엄청 오네요"),
+        ("en", "November 30", "it's freezing today"),
     ],
 )
 def test_small_talk_with_a_day_word_leaves_a_filled_date(
