@@ -75,7 +75,11 @@ class LeadingAct:
 @lru_cache(maxsize=4096)
 def leading_act(text: str) -> LeadingAct | None:
     """``affirm`` or ``deny`` when the utterance opens with one ("네 그걸로 할게요", "nope",
-    "いいえ、違います"); None otherwise."""
+    "いいえ、違います"); None otherwise, also for a yes or no asked back ("응? 잘 안
+    들렸어", "yes? what was that?", "はい？"): that is a "huh?", not an answer."""
+    asked = _ASKED_BACK.match(text)
+    if asked is not None and normalize(asked.group(1)) in _LEAD_WORDS:
+        return None
     normal = _REPEATED.sub(r"\1", _TEXTING_YO.sub("요", normalize(text)))
     opener = _consume(normal, opener_words(""))
     if opener is not None and opener[1]:
@@ -95,6 +99,9 @@ def leading_act(text: str) -> LeadingAct | None:
 
 
 _QUESTION_MARK = re.compile(r"[?？]\s*$")
+_ASKED_BACK = re.compile(r"\s*([^\s?？,、，.。!！]+)\s*[?？]")
+"""A first word asked back on its own ("응?", "yes?")."""
+_LEAD_WORDS: Final = frozenset(word for words in LEAD_WORDS.values() for word in words)
 
 
 @lru_cache(maxsize=64)

@@ -132,6 +132,20 @@ def test_a_yes_that_goes_on_lets_the_rest_decide() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "응? 소리가 작아서 놓쳤어",
+        "네? 뭐라고요?",
+        "Yes? Sorry, what was that?",
+        "はい？よく聞こえません",
+    ],
+)
+def test_a_yes_asked_back_is_no_yes_but_a_huh(text: str) -> None:
+    assert leading_act(text) is None
+    assert analyse(text).intent == "repeat"
+
+
+@pytest.mark.parametrize(
     ("keyword", "text"),
     [
         ("이만 끊을게요", "이만 끊겠습니다"),
