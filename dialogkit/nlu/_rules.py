@@ -151,13 +151,18 @@ class Utterance:
     grams: frozenset[str]
     negated: bool
     asking: bool = False
+    starts: frozenset[str] = frozenset()
+    """Every one- and two-character run of ``lowered`` (and ""): where a keyword's needle
+    may start (``IntentMatcher.keyword_starts``)."""
 
     @classmethod
     def of(cls, text: str, language: str = "") -> Utterance:
         lowered = normalize(text)
         grams = ngrams(content(lowered))
         asking = is_question(text, language)
-        return cls(text, lowered, tuple(lowered.split()), grams, is_negated(lowered), asking)
+        starts = frozenset({"", *lowered, *(lowered[i : i + 2] for i in range(len(lowered) - 1))})
+        words = tuple(lowered.split())
+        return cls(text, lowered, words, grams, is_negated(lowered), asking, starts)
 
 
 @dataclass(frozen=True)
@@ -180,7 +185,14 @@ class IntentMatcher:
     keywords: tuple[tuple[re.Pattern[str], float, str], ...]
     """Each keyword's matcher, score and needle (``keyword_needle``): most intents hear none
     of theirs, and a substring test tells so without the matcher's slow search."""
+    keyword_starts: dict[str, tuple[int, ...]]
+    """The keywords (their indexes, best first) by the first two characters of their needle:
+    a built-in intent has hundreds of keywords in all languages, and an utterance can hold
+    only those whose needle starts with one of its own character pairs."""
     examples: tuple[Example, ...]
+    by_gram: dict[str, tuple[int, ...]]
+    """Which examples hold each n-gram: an utterance is compared only with the examples it
+    shares one with (most of an intent's, the built-ins' in every language, share none)."""
     exact: frozenset[str]
     """The normalized examples: an utterance equal to one of them scores 1."""
     linear: bool
@@ -217,10 +229,20 @@ class IntentMatcher:
             )
             for text in texts
         )
+        by_gram: dict[str, list[int]] = {}
+        for index, example in enumerate(examples):
+            for gram in example.grams:
+                by_gram.setdefault(gram, []).append(index)
+        ranked = tuple(sorted(keywords, key=lambda pair: pair[1], reverse=True))
+        starts: dict[str, list[int]] = {}
+        for index, (_, _, needle) in enumerate(ranked):
+            starts.setdefault(needle[:2], []).append(index)
         return cls(
             patterns=tuple(pattern for pattern in compiled if pattern is not None),
-            keywords=tuple(sorted(keywords, key=lambda pair: pair[1], reverse=True)),
+            keywords=ranked,
+            keyword_starts={start: tuple(found) for start, found in starts.items()},
             examples=examples,
+            by_gram={gram: tuple(found) for gram, found in by_gram.items()},
             exact=frozenset(example.text for example in examples),
             linear=all(linear_pattern(pattern) is not None for pattern in intent.patterns),
             name_words=_name_words(implied_name),
@@ -235,7 +257,9 @@ class IntentMatcher:
             return 1.0
         lowered = utterance.lowered
         best = 0.0
-        for matcher, score, needle in self.keywords:
+        starts = self.keyword_starts
+        for index in sorted(i for start in utterance.starts & starts.keys() for i in starts[start]):
+            matcher, score, needle = self.keywords[index]
             if needle in lowered and matcher.search(lowered):
                 best = score
                 break
@@ -245,16 +269,19 @@ class IntentMatcher:
         if not grams:
             return best
         size = len(grams)
-        for example in self.examples:
-            shared = len(example.grams & grams)
-            if shared:
-                # Half the resemblance when one sentence is negated and the other is not:
-                # "만들래요" shares most of its characters with "안 만들래요".
-                agreement = 1.0 if example.negated == utterance.negated else 0.5
-                resemblance = 2 * shared / (len(example.grams) + size) * agreement
-                if resemblance >= PARAPHRASE_RESEMBLANCE and utterance.asking and example.asking:
-                    resemblance = max(resemblance, PARAPHRASE_SCORE)
-                best = max(best, resemblance)
+        shared: dict[int, int] = {}
+        for gram in grams & self.by_gram.keys():
+            for index in self.by_gram[gram]:
+                shared[index] = shared.get(index, 0) + 1
+        for index, count in shared.items():
+            example = self.examples[index]
+            # Half the resemblance when one sentence is negated and the other is not:
+            # "만들래요" shares most of its characters with "안 만들래요".
+            agreement = 1.0 if example.negated == utterance.negated else 0.5
+            resemblance = 2 * count / (len(example.grams) + size) * agreement
+            if resemblance >= PARAPHRASE_RESEMBLANCE and utterance.asking and example.asking:
+                resemblance = max(resemblance, PARAPHRASE_SCORE)
+            best = max(best, resemblance)
         return best
 
 
