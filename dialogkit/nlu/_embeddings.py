@@ -38,7 +38,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from operator import mul
 from typing import Final, Protocol, runtime_checkable
@@ -329,15 +329,14 @@ class EmbeddingTier:
             return None
         usable = request.scenario.index.node(request.node.id).intents
         no_intent = _no_intent_owners(request.node)
-        intents: Iterable[str] = request.intents
         language = request.scenario.language
+        candidates: Collection[str] = request.intents.keys()
         if is_not_knowing(request.text, language):
-            intents = {HELP}.intersection(request.intents)
+            candidates = {HELP} & request.intents.keys()
         elif is_question(request.text, language):
-            intents = self._asked_intents(request.scenario).intersection(request.intents)
+            candidates = self._asked_intents(request.scenario) & request.intents.keys()
         # Every intent of the scenario is ranked, not only the node's: an utterance nearer
         # an intent the node cannot use is ambiguous here, and the tier abstains on it.
-        candidates = set(intents)
         allowed = [
             i for i, owner in enumerate(vectors.owners) if owner in no_intent or owner in candidates
         ]
