@@ -373,7 +373,8 @@ class EmbeddingTier:
         return Judgement(intent, round(score, 4), runner_up, round(second, 4), decided)
 
     def _asked_intents(self, scenario: Scenario) -> frozenset[str]:
-        key = self.key(scenario)
+        # The scenario decides them (with the packs, fixed for the process), not the model.
+        key = scenario.fingerprint
         asked = self._asked.get(key)
         if asked is None:
             if len(self._asked) >= MAX_SCENARIOS:
