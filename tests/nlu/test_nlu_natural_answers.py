@@ -261,7 +261,7 @@ def test_natural_yes(text: str, language: str) -> None:
 CANCEL = {
     "cancel": Intent(
         examples=["cancel the reservation", "취소해 주세요"],
-        keywords=["forget it", "never mind", "안 할게요"],
+        keywords=["forget it", "never mind", "안 할게요", "やめます"],
     )
 }
 
@@ -272,6 +272,12 @@ CANCEL = {
         ("ugh, forget the whole thing", "en"),
         ("그냥 안 할래요", "ko"),
         ("아 됐어요 안 할래요", "ko"),
+        ("actually, count me out", "en"),
+        ("I'll hold off on this", "en"),
+        ("아무래도 이번엔 접을게요", "ko"),
+        ("그건 없던 걸로 해 주세요", "ko"),
+        ("すみません、なかったことにしてください", "ja"),
+        ("その件は見合わせます", "ja"),
     ],
 )
 def test_cancel_phrasings_through_the_paraphrase_groups(text: str, language: str) -> None:
