@@ -173,6 +173,12 @@ class LanguagePack:
     patterns: the embedding tier compares an utterance with them as the class *no intent*,
     so a remark nearer to one of these than to the scenario's own sentences picks no intent.
     Nothing a task scenario would declare as an intent belongs here."""
+    concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Many ways of asking what a service is commonly asked (``price``, ``deposit``,
+    ``opening_hours``...), as plain sentences by concept. A scenario's question intent whose
+    own examples are clearly about one concept takes that concept's sentences as examples for
+    the embedding tier (``dialogkit.nlu._embeddings.adopt_concepts``); an author writes three
+    examples, an asker uses any of a hundred wordings."""
     asides: tuple[str, ...] = ()
     """Patterns of an utterance said aside, not to the question: a hold-on ("hold on, my
     phone is ringing", "잠깐만요", "ちょっと待ってください") or the speaker asking themself

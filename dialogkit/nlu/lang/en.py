@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from dialogkit.nlu.lang import LanguagePack
+from dialogkit.nlu.lang.en_concepts import CONCEPTS
 
 _PARTNER: Final = (
     r"(?:my\s+)?(?:wife|husband|partner|friend|girlfriend|boyfriend|son|daughter|mom|mum|dad|"
@@ -15,6 +16,7 @@ _THANKS: Final = r"(?:(?:thanks|thank you) )?"
 """A thank-you after an opening no ("no thanks, that's everything")."""
 
 PACK: Final = LanguagePack(
+    concepts=CONCEPTS,
     code="en",
     intents={
         "deny": (

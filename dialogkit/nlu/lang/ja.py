@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Final
 
 from dialogkit.nlu.lang import LanguagePack
+from dialogkit.nlu.lang.ja_concepts import CONCEPTS
 
 PACK: Final = LanguagePack(
+    concepts=CONCEPTS,
     code="ja",
     intents={
         "deny": (
