@@ -4,7 +4,9 @@ Rules follow the words a scenario lists; a paraphrase with none of them ("I coul
 wink" for an intent whose examples say "I slept badly") leaves them unsure. When they heard
 no intent at all, the utterance is embedded once and compared with the scenario's own
 sentences: each intent's examples and description (for an intent only named in conditions,
-the descriptions of the nodes it leads to). An intent scores its best cosine.
+the descriptions of the nodes it leads to), and, for a question intent clearly about one of
+the language pack's common concepts (a price, a deposit, opening hours), that concept's many
+wordings (``adopt_concepts``). An intent scores its best cosine.
 
 Small models rank well but score flat (e5 puts a right match and an unrelated remark both
 near 0.9), so the tier decides only on evidence of two kinds:
@@ -38,8 +40,10 @@ import hashlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import mul
 from typing import Final, Protocol, runtime_checkable
 
@@ -53,6 +57,7 @@ from dialogkit.nlu._acts import (
     is_small_talk,
 )
 from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._builtin import BUILTIN_INTENTS
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS
 from dialogkit.nlu.lang import PACKS, language_code, words
@@ -67,6 +72,9 @@ NODE_OWNER: Final = "@node:"
 """Owner prefix of a node description: it competes with the intents as "no intent"."""
 NO_INTENT: Final = "@none"
 """Owner of the language pack's ``no_intent`` sentences: small talk, never a task."""
+CONCEPT_OWNER: Final = "@concept:"
+"""Owner prefix of a language pack's concept sentences until an intent adopts them
+(``adopt_concepts``); never ranked under this name."""
 POLAR: Final = frozenset({"affirm", "deny"})
 """Yes and no: ranked like any intent, never decided by the tier. Sentence vectors barely see
 negation ("間違いありません", no mistake, lands nearest ``deny``), while every pack lists its
@@ -143,10 +151,33 @@ def no_intent_sentences(language: str) -> tuple[str, ...]:
     return pack.no_intent if pack is not None else words("", lambda p: p.no_intent)
 
 
+def concept_sentences(language: str) -> dict[str, tuple[str, ...]]:
+    """The ``concepts`` of ``language``'s pack; of every pack for a language without one."""
+    pack = PACKS.get(language_code(language))
+    if pack is not None:
+        return pack.concepts
+    merged: dict[str, tuple[str, ...]] = {}
+    for other in PACKS.values():
+        for concept, sentences in other.concepts.items():
+            merged[concept] = merged.get(concept, ()) + sentences
+    return merged
+
+
+@lru_cache(maxsize=64)
+def language_digest(language: str) -> str:
+    """A digest of every sentence the packs add to a scenario's passages, for the vectors'
+    cache key: a release that changes them must not reuse stored vectors. Remembered per
+    language (the packs are fixed for the process; ``key`` runs every turn)."""
+    concepts = concept_sentences(language)
+    said = (*no_intent_sentences(language), *(f"{c}\0{s}" for c in concepts for s in concepts[c]))
+    return hashlib.sha256("\0".join(said).encode()).hexdigest()
+
+
 def passages(scenario: Scenario) -> list[tuple[str, str]]:
     """(owner, sentence) pairs the utterance is compared with, each pair once: every
-    intent's examples and description, every node's description (owner ``@node:ID``), and
-    the language's ``no_intent`` sentences (owner ``@none``).
+    intent's examples and description, every node's description (owner ``@node:ID``), the
+    language's ``no_intent`` sentences (owner ``@none``), and its concept sentences (owner
+    ``@concept:NAME``, until ``adopt_concepts`` gives them to an intent or drops them).
 
     An intent only named in conditions has no examples; its description is then the
     descriptions of the nodes its transitions lead to (``ScenarioIndex``). The descriptions
@@ -167,7 +198,71 @@ def passages(scenario: Scenario) -> list[tuple[str, str]]:
             pairs[(NODE_OWNER + node.id, node.description.strip()[:MAX_PASSAGE_CHARS])] = None
     for sentence in no_intent_sentences(scenario.language):
         pairs[(NO_INTENT, sentence)] = None
+    for concept, sentences in concept_sentences(scenario.language).items():
+        for sentence in sentences:
+            pairs[(CONCEPT_OWNER + concept, sentence)] = None
     return list(pairs)
+
+
+def adopt_concepts(vectors: ScenarioVectors, askers: Collection[str]) -> ScenarioVectors:
+    """``vectors`` with each concept's sentences given to the question intent it is clearly
+    about, and the other concepts' sentences dropped.
+
+    An intent ``askers`` names adopts a concept when the two choose each other: most of the
+    intent's sentences (examples and description) are nearest a sentence of that concept
+    among all concepts' sentences, and most of the concept's sentences are nearest a sentence
+    of that intent among all the scenario's own intents. Two intents about prices ("price of
+    a kid's bike", "price of an adult's") split the concept's votes, and neither adopts it; an
+    interviewer's question near no concept adopts nothing. No threshold: the vote is between
+    the scenario's own sentences, whatever the model's scale. Only question intents adopt:
+    the concepts are questions a customer asks, and an action ("cancel my booking") must not
+    take questions about its policy.
+
+    The concepts nobody adopted are dropped rather than kept as "no intent": neighbouring
+    concepts (a discount beside a price) would then outvote the intent that adopted one, and
+    on the calibration cases that cost half the turns the concepts gain
+    (``benchmarks/README.md``).
+    """
+    owners = vectors.owners
+    own = [i for i, owner in enumerate(owners) if not owner.startswith("@")]
+    concept_rows = [i for i, owner in enumerate(owners) if owner.startswith(CONCEPT_OWNER)]
+    if not own or not concept_rows:
+        return vectors
+
+    def nearest(row: int, among: list[int]) -> str:
+        cosines = _cosines(vectors.vectors[row], [vectors.vectors[i] for i in among])
+        return owners[among[max(range(len(among)), key=cosines.__getitem__)]]
+
+    def majority(rows: list[int], among: list[int]) -> str | None:
+        if not rows:
+            return None
+        votes = Counter(nearest(row, among) for row in rows)
+        owner, count = votes.most_common(1)[0]
+        return owner if 2 * count > len(rows) else None
+
+    chosen = {
+        intent: majority([i for i in own if owners[i] == intent], concept_rows) for intent in askers
+    }
+    wanted = Counter(chosen.values())
+    adopted = {
+        concept: intent
+        for intent, concept in chosen.items()
+        if concept is not None
+        and wanted[concept] == 1
+        and majority([i for i in concept_rows if owners[i] == concept], own) == intent
+    }
+    kept = [
+        (adopted.get(owner, owner), vector)
+        for owner, vector in zip(owners, vectors.vectors, strict=True)
+        if not owner.startswith(CONCEPT_OWNER) or owner in adopted
+    ]
+    for concept, intent in sorted(adopted.items()):
+        logger.info(
+            "intent %s takes the sentences of concept %s",
+            escape(intent),
+            concept[len(CONCEPT_OWNER) :],
+        )
+    return ScenarioVectors(tuple(o for o, _ in kept), tuple(v for _, v in kept))
 
 
 def _no_intent_owners(node: Node) -> set[str]:
@@ -240,10 +335,10 @@ class EmbeddingTier:
 
     def key(self, scenario: Scenario) -> str:
         """The cache key of a scenario's vectors: its fingerprint, the model, and the
-        language's ``no_intent`` sentences (a new release may change them)."""
-        no_intent = "\0".join(no_intent_sentences(scenario.language))
+        sentences the language's pack adds (a new release may change them)."""
+        added = language_digest(scenario.language)
         digest = hashlib.sha256(
-            f"{PASSAGES_VERSION}\0{self.embedder.model}\0{scenario.fingerprint}\0{no_intent}".encode()
+            f"{PASSAGES_VERSION}\0{self.embedder.model}\0{scenario.fingerprint}\0{added}".encode()
         ).hexdigest()
         return digest[:32]
 
@@ -306,7 +401,10 @@ class EmbeddingTier:
                 RETRY_AFTER_S,
             )
             return None
-        vectors = ScenarioVectors(tuple(name for name, _ in pairs), tuple(embedded))
+        askers = self._asked_intents(scenario) - BUILTIN_INTENTS.keys()
+        embedded_vectors = ScenarioVectors(tuple(name for name, _ in pairs), tuple(embedded))
+        # Some ten thousand products in Python: off the loop, like the model.
+        vectors = await asyncio.to_thread(adopt_concepts, embedded_vectors, askers)
         logger.info(
             "embedded %d sentences of scenario %s with %s in %.0f ms",
             len(pairs),

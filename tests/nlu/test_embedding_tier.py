@@ -10,7 +10,7 @@ left to the rules.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -223,4 +223,116 @@ def test_stored_vectors_are_not_reused_once_the_packs_sentences_change(
     tier = EmbeddingTier(ChosenVectors({}))
     before = tier.key(scenario())
     monkeypatch.setattr(tier_module, "no_intent_sentences", lambda language: ("a new remark",))
+    tier_module.language_digest.cache_clear()
     assert tier.key(scenario()) != before
+    monkeypatch.setattr(tier_module, "concept_sentences", lambda language: {"price": ("$?",)})
+    tier_module.language_digest.cache_clear()
+    changed = tier.key(scenario())
+    monkeypatch.undo()
+    tier_module.language_digest.cache_clear()
+    assert tier.key(scenario()) == before != changed
+
+
+PRICE = HOURS  # the graphs below have no hours intent of that direction
+PARKING = toward(ANSWER, CHAT, 1.0)
+OFF_PRICE = toward(PRICE, BOOK, 1.0)
+"""An author's price question, worded unlike the pack's: 0.71 from its sentences."""
+
+
+def priced(*intents: tuple[str, list[str]]) -> Scenario:
+    """A graph whose start node may lead to each of ``intents`` (name, examples)."""
+    names = [name for name, _ in intents]
+    return Scenario.from_dict(
+        make_graph(
+            [
+                {
+                    "id": "start",
+                    "description": "Ask what the guest needs.",
+                    "responses": {"default": "Hello!"},
+                    "wait_for_input": True,
+                    "next_nodes": [
+                        {
+                            "condition": {"field": "nlu.intent", "operator": "equals", "value": n},
+                            "target": n,
+                        }
+                        for n in names
+                    ],
+                },
+                *({"id": name, "terminal": True} for name in names),
+            ],
+            intents={name: {"examples": examples} for name, examples in intents},
+        )
+    )
+
+
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "price": ("what's the damage?", "what will it set me back?", "is it pricey?"),
+    "parking": ("where do I leave the car?", "is there a car park?"),
+}
+
+
+@pytest.fixture
+def concepts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The packs' concepts replaced by ``CONCEPTS`` (the vectors' key forgets the old ones)."""
+    monkeypatch.setattr(tier_module, "concept_sentences", lambda language: CONCEPTS)
+    tier_module.language_digest.cache_clear()
+    yield
+    tier_module.language_digest.cache_clear()
+
+
+def price_vectors(**examples: Vector) -> dict[str, Vector]:
+    """The concepts' sentences along PRICE and PARKING, the graph's own as given."""
+    return {
+        **{sentence: PRICE for sentence in CONCEPTS["price"]},
+        **{sentence: PARKING for sentence in CONCEPTS["parking"]},
+        "Ask what the guest needs.": ANSWER,
+        **{sentence: CHAT for sentence in no_intent_sentences("en")},
+        **examples,
+    }
+
+
+async def owners_and_judgement(
+    graph: Scenario, vectors: dict[str, Vector], text: str
+) -> tuple[dict[str, str], Any]:
+    """Who owns each concept sentence once the scenario is loaded, and what the tier makes
+    of ``text`` at the start node when the rules heard nothing."""
+    tier = EmbeddingTier(ChosenVectors(vectors))
+    loaded = await tier.vectors(graph)
+    assert loaded is not None
+    sentences = dict(zip(loaded.vectors, loaded.owners, strict=False))
+    owners = {s: sentences.get(v, "") for s, v in vectors.items() if s in CONCEPTS["price"]}
+    got = NLURequest(
+        scenario=graph, node=graph.node("start"), text=text, intents=graph.index.intents, slots={}
+    )
+    return owners, await tier.judge(got, NLUResult())
+
+
+@pytest.mark.usefixtures("concepts")
+async def test_a_question_intent_takes_the_sentences_of_the_concept_it_is_about() -> None:
+    graph = priced(("fees", ["how much is it?", "what does it cost?"]), ("book", ["book me in"]))
+    vectors = price_vectors(**{"how much is it?": OFF_PRICE, "what does it cost?": OFF_PRICE})
+    # Worded as the pack's price sentences, not as the author's examples (0.71 from them).
+    owners, judgement = await owners_and_judgement(graph, vectors, "is it pricey?")
+    assert set(owners.values()) == {"fees"}
+    assert (judgement.intent, judgement.decided) == ("fees", True)
+
+
+@pytest.mark.usefixtures("concepts")
+async def test_a_concept_two_intents_are_about_is_taken_by_neither() -> None:
+    graph = priced(
+        ("kids_price", ["how much for a kid?"]), ("adult_price", ["how much for an adult?"])
+    )
+    tilted = toward(OFF_PRICE, CHAT, 0.01)
+    vectors = price_vectors(**{"how much for a kid?": OFF_PRICE, "how much for an adult?": tilted})
+    owners, judgement = await owners_and_judgement(graph, vectors, "is it pricey?")
+    assert set(owners.values()) == {""}  # dropped
+    assert not judgement.decided
+
+
+@pytest.mark.usefixtures("concepts")
+async def test_an_action_never_takes_a_concept() -> None:
+    graph = priced(("pay", ["I'll pay now", "take my money"]), ("hours", ["when do you open?"]))
+    vectors = price_vectors(**{"I'll pay now": OFF_PRICE, "take my money": OFF_PRICE})
+    owners, judgement = await owners_and_judgement(graph, vectors, "time to pay up")
+    assert set(owners.values()) == {""}
+    assert judgement.intent != "pay" or not judgement.decided
