@@ -176,7 +176,10 @@ def is_clause(value: str, language: str = "") -> bool:
 
 
 def _is_interjection(value: str, language: str) -> bool:
-    return value.strip(" 、,。.!！ー〜っ").lower() in opener_words(language)
+    """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm...")."""
+    said = value.strip(" 、,。.!！〜…").lower()
+    openers = opener_words(language)
+    return said in openers or said.strip("ー〜っ") in openers
 
 
 def _holds_number(value: str) -> bool:
