@@ -81,8 +81,8 @@ def leading_act(text: str) -> LeadingAct | None:
     if asked is not None and normalize(asked.group(1)) in _LEAD_WORDS:
         return None
     normal = _REPEATED.sub(r"\1", _TEXTING_YO.sub("요", normalize(text)))
-    opener = _consume(normal, opener_words(""))
-    if opener is not None and opener[1]:
+    # Hesitations may stack ("うーん、そうですね、…", "well um, …"): all of them go.
+    while (opener := _consume(normal, opener_words(""))) is not None and opener[1]:
         normal = opener[1]
     for act in ("deny", "affirm"):
         found = _consume(normal, LEAD_WORDS[act])

@@ -12,7 +12,8 @@ refused when:
   the language packs) ("이름 꼭 말해야 돼요?" is not a name; a label in front of a value
   is dropped: "주소 부산시 …");
 - an identifier is the bot's own (a phrase of its persona, a value held in the context or in
-  another slot), the speaker's word for themself ("저는", "I"), or an interjection ("あ、…");
+  another slot) or the speaker's word for themself ("저는", "I"); no text value is only an
+  interjection ("あ、…", "um", "そうですね"): a hesitation is not yet the answer;
 - the value is implausible for its kind (``dialogkit.nlu._plausible``, shared with the value
   extractors) by the slot's kind (``dialogkit.nlu._kinds``): a birth date not in the past or
   more than 130 years ago, a phone number of the wrong length; or an address with neither a
@@ -148,10 +149,10 @@ def admit(
         if kept is None or (kept != value and is_meta_remark(value, language)):
             return None
         value = kept
+        if _is_interjection(value, language):
+            return None
         if is_identifier(name, slot) and (
-            is_own_value(value, own)
-            or is_self_reference(value, language)
-            or _is_interjection(value, language)
+            is_own_value(value, own) or is_self_reference(value, language)
         ):
             return None
         if kind == "address" and not plausible_address(value, language):
@@ -175,7 +176,10 @@ def is_clause(value: str, language: str = "") -> bool:
 
 
 def _is_interjection(value: str, language: str) -> bool:
-    return value.strip(" 、,。.!！ー〜っ").lower() in opener_words(language)
+    """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm...")."""
+    said = value.strip(" 、,。.!！〜…").lower()
+    openers = opener_words(language)
+    return said in openers or said.strip("ー〜っ") in openers
 
 
 def _holds_number(value: str) -> bool:
