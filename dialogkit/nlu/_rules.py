@@ -417,7 +417,8 @@ def _withdrawal_intent(
         if best is not None:
             hits[best] = hits.get(best, 0) + 1
     if hits:
-        return max(hits, key=lambda name: hits[name])  # ties: the intent listed first
+        # Ties go to the intent listed first, as everywhere in the rules.
+        return max((name for name, _ in own if name in hits), key=lambda name: hits[name])
     return "goodbye" if any(name == "goodbye" for name, _ in usable) else None
 
 
