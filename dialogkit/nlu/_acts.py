@@ -283,3 +283,78 @@ def polarity(text: str, language: str = "") -> bool | None:
     if act is not None and act.act == "affirm":
         return True
     return True if _positive_words(language) & set(normal.split()) else None
+
+
+_CLAUSE_EDGES = re.compile(r"[,.!?;:、。，！？；…]+|\s+-+\s+")
+"""Where one clause of an utterance ends and the next begins."""
+
+
+def _spaced(word: str) -> str:
+    """``word`` as a pattern in which a space may be left out ("안할래요")."""
+    return r"\s*".join(re.escape(part) for part in word.split())
+
+
+def _withdrawal_phrases(language: str) -> list[str]:
+    """The packs' withdrawal phrases as patterns, longest first."""
+    said = {_spaced(normalize(w)) for w in words(language, lambda p: p.withdrawals)}
+    return sorted((phrase for phrase in said if phrase), key=len, reverse=True)
+
+
+@lru_cache(maxsize=64)
+def _withdrawal_clause(language: str) -> re.Pattern[str]:
+    """A whole clause that only withdraws: openers and the pack's leads, one of its
+    withdrawal phrases (a space in a phrase may be left out, "안할래요"), then its tails."""
+    phrases = _withdrawal_phrases(language)
+    if not phrases:
+        return re.compile(r"(?!x)x")
+    leads = [
+        *(_spaced(normalize(w)) for w in opener_words(language) if normalize(w)),
+        *words(language, lambda p: p.withdrawal_leads),
+    ]
+    tails = words(language, lambda p: p.withdrawal_tails)
+    lead = f"(?:(?:{'|'.join(leads)})\\s*)*" if leads else ""
+    tail = f"(?:\\s*(?:{'|'.join(tails)}))*" if tails else ""
+    return re.compile(f"{lead}(?:{'|'.join(phrases)}){tail}")
+
+
+@lru_cache(maxsize=4096)
+def is_withdrawal(text: str, language: str = "") -> bool:
+    """Whether the utterance withdraws the whole request: one of its clauses is nothing but
+    a withdrawal the language packs list ("Scrap that, I'm selling the car", "됐어요, 안
+    할래요", "もういいです、やめておきます"). A clause that goes on to say what to do ("drop it
+    at the front desk", "please cancel the extra towels", "キャンセル待ちでお願いします") is
+    no withdrawal: it is an answer that happens to hold such a word."""
+    if is_question(text, language):
+        return False
+    whole = _withdrawal_clause(language)
+    return any(
+        whole.fullmatch(normalize(clause).strip()) is not None
+        for clause in _CLAUSE_EDGES.split(text)
+        if clause.strip()
+    )
+
+
+@lru_cache(maxsize=64)
+def _withdrawal_ending(language: str) -> re.Pattern[str]:
+    """A clause that ends with a withdrawal phrase (and the pack's tails), whatever comes
+    before it."""
+    phrases = _withdrawal_phrases(language)
+    if not phrases:
+        return re.compile(r"(?!x)x")
+    tails = words(language, lambda p: p.withdrawal_tails)
+    tail = f"(?:\\s*(?:{'|'.join(tails)}))*" if tails else ""
+    return re.compile(f"(?<![a-z0-9\uac00-\ud7a3])(?:{'|'.join(phrases)}){tail}$")
+
+
+@lru_cache(maxsize=4096)
+def ends_in_withdrawal(text: str, language: str = "") -> bool:
+    """Whether a clause of the utterance ends with a withdrawal phrase, with whatever before
+    it ("やっぱり今回は変更しないことにします", "신청 안 할래요"): in languages that put the verb
+    last, that is how a withdrawal names what it withdraws. "drop it at the front desk" goes
+    on after the phrase: a note that uses it in passing."""
+    ending = _withdrawal_ending(language)
+    return any(
+        ending.search(normalize(clause).strip()) is not None
+        for clause in _CLAUSE_EDGES.split(text)
+        if clause.strip()
+    )

@@ -21,9 +21,11 @@ from dialogkit.nlu._acts import (
     WHOLE_ACT_SCORE,
     corrected_in_place,
     correction,
+    ends_in_withdrawal,
     is_aside,
     is_negated,
     is_question,
+    is_withdrawal,
     leading_act,
     says_nothing,
 )
@@ -204,16 +206,19 @@ class IntentMatcher:
     action."""
 
     @classmethod
-    def of(cls, intent: Intent, *, implied_name: str = "") -> IntentMatcher:
+    def of(cls, intent: Intent, *, implied_name: str = "", grouped: bool = True) -> IntentMatcher:
+        """``grouped``: a keyword or example that says a phrase of a paraphrase group also
+        says the rest of the group (off: only the scenario's own words count)."""
         compiled = (compile_pattern(pattern) for pattern in intent.patterns)
         texts = [*intent.examples]
         if implied_name and intent.description:
             texts.append(intent.description)
-        said = [
-            *intent.keywords,
-            *(p for k in intent.keywords for p in paraphrases(k)),
-            *(p for e in intent.examples for p in paraphrases_within(e)),
-        ]
+        said = [*intent.keywords]
+        if grouped:
+            said += [
+                *(p for k in intent.keywords for p in paraphrases(k)),
+                *(p for e in intent.examples for p in paraphrases_within(e)),
+            ]
         needles = (k for k in (normalize(k) for k in said) if k)
         # A longer keyword is more specific; a stemmed one is as specific as its stem.
         keywords = [
@@ -335,6 +340,8 @@ class RuleIndex:
         """Question intent -> the words only its examples use (``dialogkit.nlu._topics``)."""
         self._candidates: dict[str, tuple[str, ...]] = {}
         self._rememberable: dict[str, bool] = {}
+        self._withdrawals: dict[str, str | None] = {}
+        self._own_words: dict[str, IntentMatcher] = {}
         self.best: dict[tuple[str, str], tuple[str | None, float]] = {}
         """(node, utterance) -> its best intent and score, for the last ``BEST_KEPT`` texts."""
 
@@ -352,6 +359,28 @@ class RuleIndex:
             self.best.pop(next(iter(self.best)), None)  # the oldest first
         self.best[key] = best
 
+    def withdrawal_intent(self, node_id: str) -> str | None:
+        """The intent a withdrawal means at ``node_id`` (``_withdrawal_intent``), computed
+        on first use."""
+        if node_id not in self._withdrawals:
+            matchers = [(name, self.matchers[name]) for name in self.candidates(node_id)]
+            named = self.scenario.index.named_intents.keys()
+            language = self.scenario.language
+            self._withdrawals[node_id] = _withdrawal_intent(matchers, named, language)
+        return self._withdrawals[node_id]
+
+    def own_words(self, name: str) -> IntentMatcher:
+        """The matcher of a declared intent on the scenario's own words only (no
+        paraphrase group), prepared on first use."""
+        matcher = self._own_words.get(name)
+        if matcher is None:
+            implied = name in self.scenario.index.implied_intents
+            matcher = IntentMatcher.of(
+                self.intents[name], implied_name=name if implied else "", grouped=False
+            )
+            self._own_words[name] = matcher
+        return matcher
+
     def candidates(self, node_id: str) -> tuple[str, ...]:
         """The intents scored at ``node_id``, computed on first use."""
         known = self._candidates.get(node_id)
@@ -365,6 +394,82 @@ class RuleIndex:
             )
             self._candidates[node_id] = known
         return known
+
+
+def _withdrawal_intent(
+    matchers: list[tuple[str, IntentMatcher]], named: Iterable[str], language: str
+) -> str | None:
+    """The intent a withdrawal the language packs list ("scrap that", "안 할래요",
+    "やめておきます") means among ``matchers``, of those a condition names (else taking it
+    would change nothing): the scenario's own intent that most of the packs' withdrawal
+    phrases reach (its cancel intent, whatever its name and words), or else the built-in
+    ``goodbye``; None when the scenario has no use for a withdrawal."""
+    usable = [(name, matcher) for name, matcher in matchers if name in named]
+    own = [(name, matcher) for name, matcher in usable if name not in BUILTIN_INTENTS]
+    hits: dict[str, int] = {}
+    for phrase in words(language, lambda p: p.withdrawals):
+        utterance = Utterance.of(phrase, language)
+        best, top = None, INTENT_THRESHOLD
+        for name, matcher in own:
+            score = matcher.score(utterance)
+            if score > top:
+                best, top = name, score
+        if best is not None:
+            hits[best] = hits.get(best, 0) + 1
+    if hits:
+        # Ties go to the intent listed first, as everywhere in the rules.
+        return max((name for name, _ in own if name in hits), key=lambda name: hits[name])
+    return "goodbye" if any(name == "goodbye" for name, _ in usable) else None
+
+
+def _withdrawn(request: NLURequest, index: RuleIndex) -> str | None:
+    """The intent the utterance means when, at a step that asks for a text value (a note,
+    a description, a name), it withdraws the whole request instead of answering: "Scrap
+    that, I'm selling the car" is no car, "됐어요, 안 할래요" no name. None when it is no
+    withdrawal, the step asks for no text, or the scenario has no intent it means."""
+    if not _asks_text(request) or not is_withdrawal(request.text, request.scenario.language):
+        return None
+    return _withdrawal_target(request, index)
+
+
+def _asks_text(request: NLURequest) -> bool:
+    """Whether the step asks for a text value (a note, a description, a name)."""
+    name = request.expected_slot
+    slot = request.slots.get(name) if name is not None else None
+    return slot is not None and slot.type == "text"
+
+
+def _withdrawal_target(request: NLURequest, index: RuleIndex) -> str | None:
+    """The intent a withdrawal means at the request's node (``_withdrawal_intent``)."""
+    known = request.scenario.has_node(request.node.id)
+    if known and request.intents is index.intents:
+        return index.withdrawal_intent(request.node.id)
+    named = {
+        intent
+        for intent in request.intents
+        if intent in request.scenario.index.named_intents or intent not in index.intents
+    }
+    matchers = RuleNLU._matchers(request, index)
+    return _withdrawal_intent(matchers, named, request.scenario.language)
+
+
+def _withdrawal_in_passing(
+    request: NLURequest, index: RuleIndex, utterance: Utterance, intent: str | None
+) -> bool:
+    """Whether, at a step that asks for a text value, ``intent`` (the one a withdrawal
+    means) was heard only in a withdrawal phrase of the packs that the answer uses in
+    passing ("drop it at the front desk" as a delivery note, "don't bother with turndown"):
+    no clause ends with the phrase (``ends_in_withdrawal``) and the scenario's own words of
+    the intent do not reach it, so the note is the note."""
+    if intent is None or intent in BUILTIN_INTENTS or not _asks_text(request):
+        return False
+    if request.intents.get(intent) is not index.intents.get(intent):
+        return False
+    if ends_in_withdrawal(request.text, request.scenario.language):
+        return False
+    if _withdrawal_target(request, index) != intent:
+        return False
+    return index.own_words(intent).score(utterance) <= INTENT_THRESHOLD
 
 
 def _matcher(index: RuleIndex, name: str, definition: Intent) -> IntentMatcher:
@@ -476,6 +581,20 @@ class RuleNLU:
         nothing_noted = nothing and _notes_nothing(request)
         if nothing_noted:
             intent, confidence = None, 0.0
+        # A withdrawal at a text step ("scrap that, I'm selling the car" when asked for the
+        # car) is the scenario's way out, not the text: it outranks whatever the rest of the
+        # sentence resembles, but not another of the scenario's intents said by keyword.
+        withdrawn = _withdrawn(request, index)
+        if withdrawn is not None:
+            if intent == withdrawn:
+                confidence = max(confidence, KEYWORD_SCORE)
+            elif intent is None or intent in BUILTIN_INTENTS or confidence < KEYWORD_SCORE:
+                intent, confidence = withdrawn, KEYWORD_SCORE
+            else:
+                withdrawn = None
+        nothing_noted = nothing_noted and withdrawn is None
+        if withdrawn is None and _withdrawal_in_passing(request, index, utterance, intent):
+            intent, confidence = None, 0.0
         if confidence <= INTENT_THRESHOLD:
             intent = None
         question = is_question(text, request.scenario.language)
@@ -483,6 +602,7 @@ class RuleNLU:
             question
             or is_aside(text, request.scenario.language)
             or (nothing and not nothing_noted)
+            or withdrawn is not None
             or (act is not None and act.whole and not nothing_noted)
             or (intent in CONTROL_INTENTS and confidence >= 0.8)
             or (intent in SOCIAL_INTENTS and confidence >= 0.8 and len(text.split()) <= 3)

@@ -192,6 +192,15 @@ class LanguagePack:
     할게요", "관둘래요"): an intent keyed by one of them is keyed by all of its group, and an
     enum value or synonym in a group is also said by the rest of it ("bring it to my house"
     for "delivery")."""
+    withdrawals: tuple[str, ...] = ()
+    """Phrases that withdraw the whole request ("scrap that", "안 할래요", "やめておきます"),
+    as written (also listed as a paraphrase group, so an intent keyed by one is keyed by
+    all): said as a clause of its own, they are no answer to the question asked."""
+    withdrawal_leads: tuple[str, ...] = ()
+    """Patterns of words that may open a withdrawal clause without making it say anything
+    else ("actually", "아무래도", "その件は"); the pack's ``openers`` count too."""
+    withdrawal_tails: tuple[str, ...] = ()
+    """Patterns of words that may close a withdrawal clause ("for now", "after all")."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()
