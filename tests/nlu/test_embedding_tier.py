@@ -64,7 +64,11 @@ class ChosenVectors(Embedder):
         return [self.chosen.get(text, ELSEWHERE) for text in texts], 0
 
 
-def scenario(language: str = "en") -> Scenario:
+def start_graph(
+    names: Sequence[str], intents: dict[str, list[str]], language: str = "en", **top: Any
+) -> Scenario:
+    """A graph whose start node may lead to each intent of ``names`` (``intents``: the
+    declared ones, by their examples)."""
     return Scenario.from_dict(
         make_graph(
             [
@@ -73,28 +77,30 @@ def scenario(language: str = "en") -> Scenario:
                     "description": "Ask what the guest needs.",
                     "responses": {"default": "Hello! What can I do for you?"},
                     "wait_for_input": True,
-                    "collect_slots": ["party"],
+                    "collect_slots": list(top.get("slots", {})),
                     "next_nodes": [
                         {
-                            "condition": {
-                                "field": "nlu.intent",
-                                "operator": "equals",
-                                "value": name,
-                            },
-                            "target": name,
+                            "condition": {"field": "nlu.intent", "operator": "equals", "value": n},
+                            "target": n,
                         }
-                        for name in ("book", "hours", "affirm", "help")
+                        for n in names
                     ],
                 },
-                *({"id": name, "terminal": True} for name in ("book", "hours", "affirm", "help")),
+                *({"id": name, "terminal": True} for name in names),
             ],
             language=language,
-            slots={"party": {"type": "number", "kind": "count"}},
-            intents={
-                "book": {"examples": ["I'd like to book a table"]},
-                "hours": {"examples": ["when do you open?"]},
-            },
+            intents={name: {"examples": examples} for name, examples in intents.items()},
+            **top,
         )
+    )
+
+
+def scenario(language: str = "en") -> Scenario:
+    return start_graph(
+        ("book", "hours", "affirm", "help"),
+        {"book": ["I'd like to book a table"], "hours": ["when do you open?"]},
+        language,
+        slots={"party": {"type": "number", "kind": "count"}},
     )
 
 
@@ -241,28 +247,7 @@ OFF_PRICE = toward(PRICE, BOOK, 1.0)
 
 def priced(*intents: tuple[str, list[str]]) -> Scenario:
     """A graph whose start node may lead to each of ``intents`` (name, examples)."""
-    names = [name for name, _ in intents]
-    return Scenario.from_dict(
-        make_graph(
-            [
-                {
-                    "id": "start",
-                    "description": "Ask what the guest needs.",
-                    "responses": {"default": "Hello!"},
-                    "wait_for_input": True,
-                    "next_nodes": [
-                        {
-                            "condition": {"field": "nlu.intent", "operator": "equals", "value": n},
-                            "target": n,
-                        }
-                        for n in names
-                    ],
-                },
-                *({"id": name, "terminal": True} for name in names),
-            ],
-            intents={name: {"examples": examples} for name, examples in intents},
-        )
-    )
+    return start_graph([name for name, _ in intents], dict(intents))
 
 
 CONCEPTS: dict[str, tuple[str, ...]] = {
