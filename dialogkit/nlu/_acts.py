@@ -82,7 +82,7 @@ def leading_act(text: str) -> LeadingAct | None:
         return None
     normal = _REPEATED.sub(r"\1", _TEXTING_YO.sub("요", normalize(text)))
     # Hesitations may stack ("うーん、そうですね、…", "well um, …"): all of them go.
-    while (opener := _consume(normal, opener_words(""))) is not None and opener[1]:
+    while (opener := _hesitation(normal)) is not None and opener[1]:
         normal = opener[1]
     for act in ("deny", "affirm"):
         found = _consume(normal, LEAD_WORDS[act])
@@ -98,10 +98,21 @@ def leading_act(text: str) -> LeadingAct | None:
     return None
 
 
+def _hesitation(normal: str) -> tuple[str, str] | None:
+    """The hesitation ``normal`` opens with and what follows it; None also when a yes or a
+    no longer than the hesitation begins there ("uh huh" opens with no "uh")."""
+    opener = _consume(normal, opener_words(""))
+    if opener is None:
+        return None
+    lead = _consume(normal, _LEAD_WORDS_LONGEST)
+    return None if lead is not None and len(lead[0]) > len(opener[0]) else opener
+
+
 _QUESTION_MARK = re.compile(r"[?？]\s*$")
 _ASKED_BACK = re.compile(r"\s*([^\s?？,、，.。!！]+)\s*[?？]")
 """A first word asked back on its own ("응?", "yes?")."""
 _LEAD_WORDS: Final = frozenset(word for words in LEAD_WORDS.values() for word in words)
+_LEAD_WORDS_LONGEST: Final = tuple(sorted(_LEAD_WORDS, key=len, reverse=True))
 
 
 @lru_cache(maxsize=64)
@@ -221,6 +232,21 @@ def says_nothing(text: str, language: str = "") -> bool:
                 return True
             said = act.rest
         if nothing.fullmatch(said.strip()) is not None:
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def only_hesitates(text: str, language: str = "") -> bool:
+    """Whether the utterance is nothing but hesitations, one or several ("let's see", "um,
+    let me think", "うーん、そうですね", "음..."): the speaker has not answered yet. Read
+    for its words, "let's see" resembles "see you" and "let me think" a no; it is neither."""
+    if _QUESTION_MARK.search(text) or leading_act(text) is not None:
+        return False  # "hmm?" asks back; "うーん、そうですね" ends on a yes
+    said = normalize(text)
+    while said and (opener := _hesitation(said)) is not None:
+        said = opener[1]
+        if not said:
             return True
     return False
 

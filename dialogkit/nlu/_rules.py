@@ -27,6 +27,7 @@ from dialogkit.nlu._acts import (
     is_question,
     is_withdrawal,
     leading_act,
+    only_hesitates,
     says_nothing,
 )
 from dialogkit.nlu._base import NLURequest
@@ -595,12 +596,18 @@ class RuleNLU:
         nothing_noted = nothing_noted and withdrawn is None
         if withdrawn is None and _withdrawal_in_passing(request, index, utterance, intent):
             intent, confidence = None, 0.0
+        # A hesitation alone has not answered yet, whatever its words resemble; only an
+        # intent the scenario declares for it by keyword stands.
+        hesitating = only_hesitates(text, request.scenario.language)
+        if hesitating and (intent in BUILTIN_INTENTS or confidence < KEYWORD_SCORE):
+            intent, confidence = None, 0.0
         if confidence <= INTENT_THRESHOLD:
             intent = None
         question = is_question(text, request.scenario.language)
         not_an_answer = (
             question
             or is_aside(text, request.scenario.language)
+            or hesitating
             or (nothing and not nothing_noted)
             or withdrawn is not None
             or (act is not None and act.whole and not nothing_noted)

@@ -238,6 +238,44 @@ def test_a_filler_before_a_name_says_no_yes(language: str, said: str) -> None:
     assert analyse(scenario, "ask_name", said, "name").intent is None
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "let's see"),
+        ("en", "let me think"),
+        ("en", "um, let me see"),
+        ("en", "hmm..."),
+        ("ja", "うーん"),
+        ("ja", "えーと…"),
+        ("ja", "そうだなあ"),
+        ("ko", "음..."),
+        ("ko", "그러니까..."),
+        ("ko", "흠"),
+    ],
+)
+@pytest.mark.parametrize("step", ["ask_note", "confirm"])
+def test_a_hesitation_alone_means_no_intent(language: str, said: str, step: str) -> None:
+    # Read for its words, "let's see" resembles "see you" and "let me think" a no.
+    scenario = read_back_scenario(language, QUESTIONS[language])
+    expected = "note" if step == "ask_note" else None
+    read = analyse(scenario, step, said, expected, dict(FILLED))
+    assert read.intent is None and "note" not in read.entities, read
+
+
+def test_a_hesitation_does_not_end_the_coffee_order(offline: Engine) -> None:
+    scenario = Scenario.from_file(ROOT / "docs" / "examples" / "coffee.json")
+    reply = offline.start(scenario).send("let's see")
+    assert not reply.session_complete and reply.current_node == "take_order"
+    # ... while a hesitation before a leave-taking still takes leave.
+    assert offline.start(scenario).send("hmm, bye").session_complete
+
+
+@pytest.mark.parametrize("said", ["uh huh", "mm hmm", "mm-hmm", "mhm", "uh-huh, that's right"])
+def test_spoken_assent_is_a_yes(said: str) -> None:
+    scenario = read_back_scenario("en", QUESTIONS["en"])
+    assert analyse(scenario, "confirm", said, None, dict(FILLED)).intent == "affirm"
+
+
 def test_the_hotel_guest_name_after_a_filler(offline: Engine) -> None:
     scenario = Scenario.from_file(ROOT / "docs" / "examples" / "hotel_change_ja.json")
     session = offline.start(scenario)

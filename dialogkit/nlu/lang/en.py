@@ -583,6 +583,13 @@ PACK: Final = LanguagePack(
             "lock it in",
             "go for it",
             "proceed",
+            # Spoken assent with no vowel to spell ("uh huh, that's it").
+            "uh huh",
+            "uh-huh",
+            "mm hmm",
+            "mm-hmm",
+            "mhm",
+            "mhmm",
         ),
     },
     act_fillers=(
