@@ -188,6 +188,11 @@ def passages(scenario: Scenario) -> list[tuple[str, str]]:
     the user is answering what this node asks", as the ``no_intent`` sentences compete as
     "no intent: the user is chatting"; the best intent must lead both.
     """
+    return [*own_passages(scenario), *language_passages(scenario.language)]
+
+
+def own_passages(scenario: Scenario) -> list[tuple[str, str]]:
+    """The scenario's own part of ``passages``: its intents' and nodes' sentences."""
     pairs: dict[tuple[str, str], None] = {}
     for name, intent in scenario.index.intents.items():
         for text in (*intent.examples, intent.description):
@@ -196,12 +201,20 @@ def passages(scenario: Scenario) -> list[tuple[str, str]]:
     for node in scenario.document.graph.nodes:
         if node.description.strip():
             pairs[(NODE_OWNER + node.id, node.description.strip()[:MAX_PASSAGE_CHARS])] = None
-    for sentence in no_intent_sentences(scenario.language):
+    return list(pairs)
+
+
+@lru_cache(maxsize=64)
+def language_passages(language: str) -> tuple[tuple[str, str], ...]:
+    """The language's part of ``passages``: its pack's ``no_intent`` and concept sentences,
+    the same for every scenario in that language (``EmbeddingTier`` embeds them once)."""
+    pairs: dict[tuple[str, str], None] = {}
+    for sentence in no_intent_sentences(language):
         pairs[(NO_INTENT, sentence)] = None
-    for concept, sentences in concept_sentences(scenario.language).items():
+    for concept, sentences in concept_sentences(language).items():
         for sentence in sentences:
             pairs[(CONCEPT_OWNER + concept, sentence)] = None
-    return list(pairs)
+    return tuple(pairs)
 
 
 def adopt_concepts(vectors: ScenarioVectors, askers: Collection[str]) -> ScenarioVectors:
@@ -329,6 +342,7 @@ class EmbeddingTier:
         )
         self.min_chat_lead = calibration.min_chat_lead if min_chat_lead is None else min_chat_lead
         self._asked: dict[str, frozenset[str]] = {}
+        self._languages: dict[str, tuple[Vector, ...]] = {}
         self._done: dict[str, ScenarioVectors] = {}
         self._pending: dict[tuple[str, int], asyncio.Future[ScenarioVectors | None]] = {}
         self._failed: dict[str, float] = {}
@@ -387,11 +401,17 @@ class EmbeddingTier:
                 decoded = ScenarioVectors.decode(stored)
                 if decoded is not None:
                     return decoded
-        pairs = passages(scenario)
+        own = own_passages(scenario)
+        language = language_passages(scenario.language)
+        # The pack's sentences are the same for every scenario in the language: embedded with
+        # the first one's (still one batch), then only each scenario's own.
+        digest = language_digest(scenario.language)
+        shared = self._languages.get(digest)
+        texts = [text for _, text in own]
+        if shared is None:
+            texts += [text for _, text in language]
         started = time.perf_counter()
-        embedded = await self.embedder.embed(
-            [text for _, text in pairs], "passage", deadline=deadline
-        )
+        embedded = await self.embedder.embed(texts, "passage", deadline=deadline)
         if embedded is None:
             logger.warning(
                 "the embedding model %s could not embed scenario %s; its turns go on without "
@@ -401,13 +421,16 @@ class EmbeddingTier:
                 RETRY_AFTER_S,
             )
             return None
+        if shared is None:
+            shared = self._languages[digest] = tuple(embedded[len(own) :])
         askers = self._asked_intents(scenario) - BUILTIN_INTENTS.keys()
-        embedded_vectors = ScenarioVectors(tuple(name for name, _ in pairs), tuple(embedded))
+        owners = tuple(name for name, _ in (*own, *language))
+        embedded_vectors = ScenarioVectors(owners, (*embedded[: len(own)], *shared))
         # Some ten thousand products in Python: off the loop, like the model.
         vectors = await asyncio.to_thread(adopt_concepts, embedded_vectors, askers)
         logger.info(
             "embedded %d sentences of scenario %s with %s in %.0f ms",
-            len(pairs),
+            len(texts),
             escape(scenario.slug),
             escape(self.embedder.model),
             (time.perf_counter() - started) * 1000,

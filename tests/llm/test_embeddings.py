@@ -23,7 +23,7 @@ from dialogkit.llm._embeddings import (
     calibration_for,
 )
 from dialogkit.llm._router import ModelRouter
-from dialogkit.nlu._embeddings import ScenarioVectors
+from dialogkit.nlu._embeddings import ScenarioVectors, language_passages
 from dialogkit.scenario.scenario import Scenario
 from dialogkit.testing.openai_server import ErrorReply, RawBody, ScriptedOpenAIServer
 from dialogkit.usage import Usage
@@ -160,6 +160,22 @@ async def test_vectors_are_computed_once_per_scenario_and_model(
             await send(engine, "could we get some seats tonight")
     batches = [r for r in server.embedding_requests if len(r.body["input"]) > 1]
     assert len(batches) == 1 and len(server.embedding_requests) == 4
+
+
+async def test_the_language_packs_sentences_are_embedded_once_for_every_scenario(
+    server: ScriptedOpenAIServer,
+) -> None:
+    other = graph()
+    other["metadata"]["slug"] = "other"
+    other["intents"]["book"]["examples"] = ["reserve a table for us"]
+    async with engine_for(server) as engine:
+        await send(engine, "could we get some seats tonight")
+        session = await engine.astart(Scenario.from_dict(other))
+        await session.asend("could we get some seats tonight")
+    first, second = [r.body["input"] for r in server.embedding_requests if len(r.body["input"]) > 1]
+    pack = [text for _, text in language_passages("en")]
+    assert set(pack) <= set(first) and not set(pack) & set(second)
+    assert "reserve a table for us" in second
 
 
 async def test_vectors_are_shared_through_redis(

@@ -230,12 +230,15 @@ def test_stored_vectors_are_not_reused_once_the_packs_sentences_change(
     before = tier.key(scenario())
     monkeypatch.setattr(tier_module, "no_intent_sentences", lambda language: ("a new remark",))
     tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
     assert tier.key(scenario()) != before
     monkeypatch.setattr(tier_module, "concept_sentences", lambda language: {"price": ("$?",)})
     tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
     changed = tier.key(scenario())
     monkeypatch.undo()
     tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
     assert tier.key(scenario()) == before != changed
 
 
@@ -261,8 +264,10 @@ def concepts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The packs' concepts replaced by ``CONCEPTS`` (the vectors' key forgets the old ones)."""
     monkeypatch.setattr(tier_module, "concept_sentences", lambda language: CONCEPTS)
     tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
     yield
     tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
 
 
 def price_vectors(**examples: Vector) -> dict[str, Vector]:
