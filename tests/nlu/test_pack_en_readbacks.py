@@ -258,6 +258,9 @@ def test_asking_for_help_in_other_words_is_help(text: str) -> None:
         "have a great day",
         "I should get going",
         "let's end it here",
+        "Alright, I'm off now, take care.",
+        "I'll come back another time",
+        "maybe some other time, thanks",
     ],
 )
 def test_taking_leave_in_other_words_is_goodbye(text: str) -> None:
@@ -279,6 +282,9 @@ def test_taking_leave_in_other_words_is_goodbye(text: str) -> None:
         ("what are the options for delivery?", "help"),
         ("should I call back later?", "goodbye"),
         ("I have nothing to add", "goodbye"),
+        ("I'm off work on Friday", "goodbye"),
+        ("I'll come back to pick it up at 5", "goodbye"),
+        ("can I come at another time?", "goodbye"),
     ],
 )
 def test_everyday_sentences_are_not_taken_for_control(text: str, intent: str) -> None:

@@ -206,6 +206,8 @@ def test_a_question_or_a_real_note_is_no_nothing(text: str) -> None:
         ("また改めて連絡します", "goodbye"),
         ("お疲れ様でした", "goodbye"),
         ("そろそろ電話を切りますね", "goodbye"),
+        ("じゃあ、また来ますね", "goodbye"),
+        ("今日はやめて、また今度にします", "goodbye"),
     ],
 )
 def test_repeat_help_and_goodbye_in_other_words(text: str, intent: str) -> None:

@@ -198,6 +198,8 @@ def at_name(text: str) -> str | None:
         ("그럼 이만", "goodbye"),
         ("이만 끊겠습니다", "goodbye"),
         ("먼저 끊을게요", "goodbye"),
+        ("그럼 다음에 다시 올게요", "goodbye"),
+        ("알겠어요, 또 올게요", "goodbye"),
     ],
 )
 def test_repeat_help_and_goodbye_in_other_words(text: str, intent: str) -> None:
@@ -214,6 +216,7 @@ def test_repeat_help_and_goodbye_in_other_words(text: str, intent: str) -> None:
         "여기까지 얼마나 걸려요?",
         "다음에 다시 연락하면 되나요?",
         "이만 끊으면 되나요?",
+        "다음에 올게요 하면 예약이 취소되나요?",
     ],
 )
 def test_no_repeat_help_or_goodbye_in_other_sentences(text: str) -> None:

@@ -385,6 +385,11 @@ PACK: Final = LanguagePack(
                 "have a great day",
                 "have a good one",
                 "have a nice one",
+                "i'm off now",
+                "i'll be off now",
+                "i'm heading out now",
+                "come back another time",
+                "maybe some other time",
             ),
         ),
         "help": (
@@ -810,10 +815,10 @@ PACK: Final = LanguagePack(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
         r"actually|sorry|then|and|but|also|no|yes|wait)\W+){0,3}(?:can|could|would|will)\s+"
         r"(?:you|i|we)\s+(?:please\s+)?(?:change|make|move|switch|set|put|bring|push|book|have|"
-        r"get|reserve|do|add|go\s+with|take)\b",
+        r"get|reserve|do|add|go\s+with|take|order|rent|buy|grab)\b",
         r"^(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to)\s+(?:change|make|move|"
         r"switch|book|have|get|reserve|do|add|go)",
-        r"^(?:may|can|could)\s+i\s+(?:please\s+)?(?:have|get|book|reserve|take)\b",
+        r"^(?:may|can|could)\s+i\s+(?:please\s+)?(?:have|get|book|reserve|take|order|rent|buy|grab)\b",
         # Something done to the speaker's own thing: "can you check my brakes?"
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
         r"then|and|also)\W+){0,2}(?:can|could|would|will)\s+you\s+(?:please\s+)?"
