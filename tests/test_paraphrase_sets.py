@@ -18,12 +18,12 @@ from dialogkit.settings import Settings
 from dialogkit.testing.conversations import Observation, check, load_test_file
 
 SETS = Path(__file__).resolve().parent.parent / "benchmarks" / "paraphrases"
-FILES = sorted([*SETS.glob("*.json"), *SETS.glob("unseen/*.json")])
+FILES = sorted([*SETS.glob("*.json"), *SETS.glob("unseen/*.json"), *SETS.glob("fresh/*.json")])
 KINDS = ("hard", "plain", "none")
 
 
-def test_there_are_calibration_and_unseen_sets() -> None:
-    assert {path.parent.name for path in FILES} == {"paraphrases", "unseen"}
+def test_there_are_calibration_and_held_out_sets() -> None:
+    assert {path.parent.name for path in FILES} == {"paraphrases", "unseen", "fresh"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
@@ -36,7 +36,7 @@ async def test_every_turn_before_the_measured_one_holds_with_the_rules(path: Pat
             if case.skill_runtime != "reference":
                 continue  # the benchmark leaves out cases of an unreachable runtime too
             assert case.turns, case.name
-            if path.name != "dental_caries_case1.json" or path.parent.name == "unseen":
+            if path.name != "dental_caries_case1.json" or path.parent.name != "paraphrases":
                 assert case.name.partition(":")[0] in KINDS, case.name
             options = case.options.model_dump(exclude_none=True)
             session = await engine.astart(scenario, user=case.user, **options)
