@@ -179,6 +179,10 @@ class _Bounded:
                 return None
         rationed = shared + free < limit
         limit = min(limit, shared + free)
+        if limit < MIN_SEARCH_S:
+            # The process's share is overdrawn by more than the turn's free allowance: a
+            # zero or negative timeout would let ``regex`` search without any limit at all.
+            return None
         started = time.perf_counter()
         try:
             found: Match | None = method(text, timeout=limit, concurrent=True)

@@ -169,3 +169,24 @@ def test_honest_turns_keep_their_lookaround_matches_when_the_process_share_is_sp
         assert hostile.search("a" * 40 + "!") is None  # cut at the turn's allowance
         assert time.perf_counter() - started < FALLBACK_SEARCH_TIMEOUT_S
         assert callsign.search("this is Eagle 2-4") is None  # nothing left for this turn
+
+
+@pytest.mark.timeout(20)
+def test_a_process_share_overdrawn_past_the_free_allowance_never_lifts_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a busy machine searches take longer than they are given, and the shared share goes
+    below zero. A time limit of the share plus the turn's allowance may then be zero or
+    negative, which ``regex`` reads as *no* limit: one hostile search held the server for
+    minutes. It must count as no match at once."""
+    from dialogkit.scenario import patterns
+
+    overdrawn = patterns.SharedSearchTime(share=0.0, burst=0.0)
+    overdrawn.spend(1.0)
+    monkeypatch.setattr(patterns, "SHARED_SEARCH", overdrawn)
+    hostile = compile_pattern(r"^(?=(a|a)+b)")
+    assert hostile is not None
+    with patterns.search_budget():
+        started = time.perf_counter()
+        assert hostile.search("a" * 3000 + "!") is None
+        assert time.perf_counter() - started < FALLBACK_SEARCH_TIMEOUT_S
