@@ -17,6 +17,7 @@ from dialogkit.nlu._builtin import ACT_FILLERS, LEAD_WORDS
 from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu._words import replacement
 from dialogkit.nlu.lang import pattern, words
+from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
 
 WHOLE_ACT_SCORE: Final = 0.9
 """An utterance that is only a yes or a no (with politeness): as strong as a keyword."""
@@ -326,13 +327,24 @@ def _withdrawal_phrases(language: str) -> list[str]:
     return sorted((phrase for phrase in said if phrase), key=len, reverse=True)
 
 
+def _linear(source: str) -> CompiledPattern:
+    """``source`` on RE2. The withdrawal patterns repeat alternations whose words overlap
+    ("あ", "ああ"; "mm", "mmm"): a backtracking engine tries every way to split "ああああ…"
+    among them, exponential in its length, and a long one held the loop for minutes. RE2
+    answers the same yes or no in linear time."""
+    compiled = linear_pattern(source)
+    if compiled is None:
+        raise ValueError(f"a language pack's withdrawal pattern is no RE2 pattern: {source!r}")
+    return compiled
+
+
 @lru_cache(maxsize=64)
-def _withdrawal_clause(language: str) -> re.Pattern[str]:
+def _withdrawal_clause(language: str) -> CompiledPattern:
     """A whole clause that only withdraws: openers and the pack's leads, one of its
     withdrawal phrases (a space in a phrase may be left out, "안할래요"), then its tails."""
     phrases = _withdrawal_phrases(language)
     if not phrases:
-        return re.compile(r"(?!x)x")
+        return _linear(r"[^\s\S]")
     leads = [
         *(_spaced(normalize(w)) for w in opener_words(language) if normalize(w)),
         *words(language, lambda p: p.withdrawal_leads),
@@ -340,7 +352,7 @@ def _withdrawal_clause(language: str) -> re.Pattern[str]:
     tails = words(language, lambda p: p.withdrawal_tails)
     lead = f"(?:(?:{'|'.join(leads)})\\s*)*" if leads else ""
     tail = f"(?:\\s*(?:{'|'.join(tails)}))*" if tails else ""
-    return re.compile(f"{lead}(?:{'|'.join(phrases)}){tail}")
+    return _linear(f"{lead}(?:{'|'.join(phrases)}){tail}")
 
 
 @lru_cache(maxsize=4096)
@@ -361,15 +373,16 @@ def is_withdrawal(text: str, language: str = "") -> bool:
 
 
 @lru_cache(maxsize=64)
-def _withdrawal_ending(language: str) -> re.Pattern[str]:
+def _withdrawal_ending(language: str) -> CompiledPattern:
     """A clause that ends with a withdrawal phrase (and the pack's tails), whatever comes
-    before it."""
+    before it, the phrase starting a word (RE2 has no lookbehind: the character before it
+    is matched instead)."""
     phrases = _withdrawal_phrases(language)
     if not phrases:
-        return re.compile(r"(?!x)x")
+        return _linear(r"[^\s\S]")
     tails = words(language, lambda p: p.withdrawal_tails)
     tail = f"(?:\\s*(?:{'|'.join(tails)}))*" if tails else ""
-    return re.compile(f"(?<![a-z0-9\uac00-\ud7a3])(?:{'|'.join(phrases)}){tail}$")
+    return _linear(f"(?:^|[^a-z0-9\uac00-\ud7a3])(?:{'|'.join(phrases)}){tail}$")
 
 
 @lru_cache(maxsize=4096)

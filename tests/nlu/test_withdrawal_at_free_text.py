@@ -7,6 +7,7 @@ that only holds such a word ("please cancel the extra towels", "drop it at the f
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -245,3 +246,16 @@ def test_a_scenario_whose_cancel_words_are_not_the_packs_still_gets_the_withdraw
     result = analyse(scenario, "ask_name", text, "name")
     assert result.intent == "cancel"
     assert "name" not in result.entities
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("ja", "あ" * 3000 + "x"), ("ko", "어" * 3000 + "x"), ("en", "mm" * 1500 + "x")],
+)
+def test_a_long_run_of_hesitations_is_read_at_once(language: str, said: str) -> None:
+    # Hesitations that overlap ("あ", "ああ") may open a withdrawal: a backtracking engine
+    # tries every way to split them (about 0.6 s for 28 characters, doubling every two more).
+    started = time.perf_counter()
+    assert not is_withdrawal(said, language) and not ends_in_withdrawal(said, language)
+    assert time.perf_counter() - started < 1.0
