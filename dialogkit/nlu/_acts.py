@@ -316,6 +316,11 @@ _CLAUSE_EDGES = re.compile(r"[,.!?;:、。，！？；…]+|\s+-+\s+")
 """Where one clause of an utterance ends and the next begins."""
 
 
+def _clauses(text: str) -> list[str]:
+    """The utterance's clauses, normalised, the empty ones left out."""
+    return [said for clause in _CLAUSE_EDGES.split(text) if (said := normalize(clause).strip())]
+
+
 def _spaced(word: str) -> str:
     """``word`` as a pattern in which a space may be left out ("안할래요")."""
     return r"\s*".join(re.escape(part) for part in word.split())
@@ -365,11 +370,7 @@ def is_withdrawal(text: str, language: str = "") -> bool:
     if is_question(text, language):
         return False
     whole = _withdrawal_clause(language)
-    return any(
-        whole.fullmatch(normalize(clause).strip()) is not None
-        for clause in _CLAUSE_EDGES.split(text)
-        if clause.strip()
-    )
+    return any(whole.fullmatch(clause) is not None for clause in _clauses(text))
 
 
 @lru_cache(maxsize=64)
@@ -392,8 +393,4 @@ def ends_in_withdrawal(text: str, language: str = "") -> bool:
     last, that is how a withdrawal names what it withdraws. "drop it at the front desk" goes
     on after the phrase: a note that uses it in passing."""
     ending = _withdrawal_ending(language)
-    return any(
-        ending.search(normalize(clause).strip()) is not None
-        for clause in _CLAUSE_EDGES.split(text)
-        if clause.strip()
-    )
+    return any(ending.search(clause) is not None for clause in _clauses(text))
