@@ -163,21 +163,10 @@ def concept_sentences(language: str) -> dict[str, tuple[str, ...]]:
     return merged
 
 
-@lru_cache(maxsize=64)
-def language_digest(language: str) -> str:
-    """A digest of every sentence the packs add to a scenario's passages, for the vectors'
-    cache key: a release that changes them must not reuse stored vectors. Remembered per
-    language (the packs are fixed for the process; ``key`` runs every turn)."""
-    concepts = concept_sentences(language)
-    said = (*no_intent_sentences(language), *(f"{c}\0{s}" for c in concepts for s in concepts[c]))
-    return hashlib.sha256("\0".join(said).encode()).hexdigest()
-
-
-def passages(scenario: Scenario) -> list[tuple[str, str]]:
-    """(owner, sentence) pairs the utterance is compared with, each pair once: every
-    intent's examples and description, every node's description (owner ``@node:ID``), the
-    language's ``no_intent`` sentences (owner ``@none``), and its concept sentences (owner
-    ``@concept:NAME``, until ``adopt_concepts`` gives them to an intent or drops them).
+def own_passages(scenario: Scenario) -> list[tuple[str, str]]:
+    """The scenario's own (owner, sentence) pairs the utterance is compared with, each pair
+    once: every intent's examples and description, and every node's description (owner
+    ``@node:ID``); ``language_passages`` adds the language's.
 
     An intent only named in conditions has no examples; its description is then the
     descriptions of the nodes its transitions lead to (``ScenarioIndex``). The descriptions
@@ -188,11 +177,6 @@ def passages(scenario: Scenario) -> list[tuple[str, str]]:
     the user is answering what this node asks", as the ``no_intent`` sentences compete as
     "no intent: the user is chatting"; the best intent must lead both.
     """
-    return [*own_passages(scenario), *language_passages(scenario.language)]
-
-
-def own_passages(scenario: Scenario) -> list[tuple[str, str]]:
-    """The scenario's own part of ``passages``: its intents' and nodes' sentences."""
     pairs: dict[tuple[str, str], None] = {}
     for name, intent in scenario.index.intents.items():
         for text in (*intent.examples, intent.description):
@@ -206,8 +190,10 @@ def own_passages(scenario: Scenario) -> list[tuple[str, str]]:
 
 @lru_cache(maxsize=64)
 def language_passages(language: str) -> tuple[tuple[str, str], ...]:
-    """The language's part of ``passages``: its pack's ``no_intent`` and concept sentences,
-    the same for every scenario in that language (``EmbeddingTier`` embeds them once)."""
+    """The language's (owner, sentence) pairs: its pack's ``no_intent`` sentences (owner
+    ``@none``) and concept sentences (owner ``@concept:NAME``, until ``adopt_concepts`` gives
+    them to an intent or drops them), the same for every scenario in that language
+    (``EmbeddingTier`` embeds them once)."""
     pairs: dict[tuple[str, str], None] = {}
     for sentence in no_intent_sentences(language):
         pairs[(NO_INTENT, sentence)] = None
@@ -215,6 +201,15 @@ def language_passages(language: str) -> tuple[tuple[str, str], ...]:
         for sentence in sentences:
             pairs[(CONCEPT_OWNER + concept, sentence)] = None
     return tuple(pairs)
+
+
+@lru_cache(maxsize=64)
+def language_digest(language: str) -> str:
+    """A digest of ``language_passages``, for the vectors' cache key: a release that changes
+    them must not reuse stored vectors. Remembered per language (the packs are fixed for the
+    process; ``key`` runs every turn)."""
+    said = (f"{owner}\0{sentence}" for owner, sentence in language_passages(language))
+    return hashlib.sha256("\0".join(said).encode()).hexdigest()
 
 
 def adopt_concepts(vectors: ScenarioVectors, askers: Collection[str]) -> ScenarioVectors:

@@ -12,7 +12,12 @@ import pytest
 
 from dialogkit import Engine
 from dialogkit.llm._router import ModelRouter
-from dialogkit.nlu._embeddings import CONCEPT_OWNER, concept_sentences, passages
+from dialogkit.nlu._embeddings import (
+    CONCEPT_OWNER,
+    concept_sentences,
+    language_passages,
+    own_passages,
+)
 from dialogkit.scenario.scenario import Scenario
 from tests.llm.conftest import make_settings
 from tests.llm.test_embeddings import routing_graph
@@ -84,7 +89,7 @@ async def test_a_real_model_gives_the_price_wordings_to_the_price_question() -> 
         assert isinstance(engine.router, ModelRouter) and engine.router.embeddings is not None
         vectors = await engine.router.embeddings.vectors(scenario)
     assert vectors is not None
-    written = Counter(owner for owner, _ in passages(scenario))
+    written = Counter(owner for owner, _ in (*own_passages(scenario), *language_passages("en")))
     gained = {o: n - written[o] for o, n in Counter(vectors.owners).items() if n != written[o]}
     assert gained["ask_price"] == len(concept_sentences("en")["price"])
     assert set(gained) <= {"ask_price", "ask_deposit"}

@@ -22,8 +22,8 @@ from dialogkit.nlu._embeddings import (
     NO_INTENT,
     EmbeddingTier,
     asked_intents,
+    language_passages,
     no_intent_sentences,
-    passages,
 )
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu.lang import PACKS
@@ -215,10 +215,10 @@ def test_no_intent_sentences_are_the_scenarios_language_or_every_packs() -> None
     assert no_intent_sentences("ko-KR") == PACKS["ko"].no_intent
     every = no_intent_sentences("fr")
     assert all(set(pack.no_intent) <= set(every) for pack in PACKS.values())
-    owners = {owner for owner, _ in passages(scenario("ja"))}
+    owners = {owner for owner, _ in language_passages("ja")}
     assert NO_INTENT in owners
     sentences: Sequence[str] = [
-        text for owner, text in passages(scenario("ja")) if owner == NO_INTENT
+        text for owner, text in language_passages("ja") if owner == NO_INTENT
     ]
     assert tuple(sentences) == PACKS["ja"].no_intent
 
