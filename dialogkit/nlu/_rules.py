@@ -435,9 +435,14 @@ def _withdrawn(request: NLURequest, index: RuleIndex) -> str | None:
 
 def _asks_text(request: NLURequest) -> bool:
     """Whether the step asks for a text value (a note, a description, a name)."""
-    name = request.expected_slot
-    slot = request.slots.get(name) if name is not None else None
+    slot = _asked_slot(request)
     return slot is not None and slot.type == "text"
+
+
+def _asked_slot(request: NLURequest) -> Slot | None:
+    """The definition of the slot the step asks for, if any."""
+    name = request.expected_slot
+    return request.slots.get(name) if name is not None else None
 
 
 def _withdrawal_target(request: NLURequest, index: RuleIndex) -> str | None:
@@ -516,9 +521,10 @@ def _notes_nothing(request: NLURequest) -> bool:
     """Whether an answer that gives nothing is the value of the slot asked for: a free-text
     slot at a node none of whose transitions tests a no (an optional note the scenario takes
     as said)."""
-    name = request.expected_slot
-    slot = request.slots.get(name) if name is not None else None
-    if name is None or slot is None or slot_kind(name, slot) != "free_text":
+    slot = _asked_slot(request)
+    if slot is None or request.expected_slot is None:
+        return False
+    if slot_kind(request.expected_slot, slot) != "free_text":
         return False
     return "deny" not in request.scenario.index.node(request.node.id).own_intents
 
