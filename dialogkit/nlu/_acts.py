@@ -134,6 +134,14 @@ def is_request(text: str, language: str = "") -> bool:
     )
 
 
+def asks_to_act(text: str, language: str = "") -> bool:
+    """Whether a question asks the listener to do something ("could you book me a table?",
+    "예약해 주실 수 있나요?", "手配してもらえますか"), so it may mean an action, unlike one that
+    asks about something ("can I cancel later?"). Wider than ``is_request``, whose values
+    are meant: "タクシーを一台手配してもらえますか" orders a taxi but names no value."""
+    return bool(pattern(language, "asks_to_act", lambda p: p.asks_to_act).search(normalize(text)))
+
+
 @lru_cache(maxsize=8192)
 def is_question(text: str, language: str = "") -> bool:
     """Whether the utterance asks something (rather than answering); a request worded as a

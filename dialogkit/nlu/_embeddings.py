@@ -16,7 +16,7 @@ near 0.9), so the tier decides only on evidence of two kinds:
   intent, and is not even embedded; a question can only mean an intent a question may carry
   (one whose examples ask, or help and repeat), never an action ("can I cancel later?" is
   not ``cancel``); "not sure yet" means no intent but ``help`` ("I don't know what to
-  say"). Yes and no are the rules' alone (``POLAR``).
+  say"). A yes is the rules' alone, and so is a no that negates (``_decidable``).
 * **"No intent" competes.** The node's own description (the user answering it) and the
   language pack's ``no_intent`` sentences (small talk, anecdotes, questions to the bot) are
   ranked with the intents; the best intent must reach the model's floor and lead the
@@ -50,8 +50,10 @@ from typing import Final, Protocol, runtime_checkable
 from dialogkit.llm._embeddings import Embedder, Vector
 from dialogkit.logsafe import escape
 from dialogkit.nlu._acts import (
+    asks_to_act,
     is_aside,
     is_meta_remark,
+    is_negated,
     is_not_knowing,
     is_question,
     is_small_talk,
@@ -59,14 +61,14 @@ from dialogkit.nlu._acts import (
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
 from dialogkit.nlu._result import NLUResult
-from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS
+from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS, RuleIndex
 from dialogkit.nlu.lang import PACKS, language_code, words
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
 
 logger = logging.getLogger("dialogkit.nlu.embeddings")
 
-PASSAGES_VERSION: Final = "5"
+PASSAGES_VERSION: Final = "6"
 """Changes whenever ``passages`` changes what it collects, so stored vectors are not reused."""
 NODE_OWNER: Final = "@node:"
 """Owner prefix of a node description: it competes with the intents as "no intent"."""
@@ -75,10 +77,16 @@ NO_INTENT: Final = "@none"
 CONCEPT_OWNER: Final = "@concept:"
 """Owner prefix of a language pack's concept sentences until an intent adopts them
 (``adopt_concepts``); never ranked under this name."""
-POLAR: Final = frozenset({"affirm", "deny"})
-"""Yes and no: ranked like any intent, never decided by the tier. Sentence vectors barely see
-negation ("間違いありません", no mistake, lands nearest ``deny``), while every pack lists its
-yes and no words for the rules."""
+ACT_OWNER: Final = "@act:"
+"""Owner prefix of a language pack's act sentences until ``give_acts`` gives them to the
+intent the rules find for the act; never ranked under this name."""
+WITHDRAW: Final = "withdraw"
+"""The act of calling the whole request off: its sentences go to the scenario's own intent
+the packs' withdrawal phrases reach (``RuleIndex.withdrawal_owner``), whatever its name."""
+BUILTIN_ACTS: Final = {"repeat": "repeat", "goodbye": "goodbye"}
+"""Acts whose sentences go to a built-in intent of the same meaning."""
+AFFIRM: Final = "affirm"
+DENY: Final = "deny"
 HELP: Final = "help"
 """The one intent a speaker who says they do not know may mean ("I don't know what to say")."""
 MAX_QUERY_CHARS: Final = 1000
@@ -163,6 +171,18 @@ def concept_sentences(language: str) -> dict[str, tuple[str, ...]]:
     return merged
 
 
+def act_sentences(language: str) -> dict[str, tuple[str, ...]]:
+    """The ``act_concepts`` of ``language``'s pack; of every pack for a language without one."""
+    pack = PACKS.get(language_code(language))
+    if pack is not None:
+        return pack.act_concepts
+    merged: dict[str, tuple[str, ...]] = {}
+    for other in PACKS.values():
+        for act, sentences in other.act_concepts.items():
+            merged[act] = merged.get(act, ()) + sentences
+    return merged
+
+
 def own_passages(scenario: Scenario) -> list[tuple[str, str]]:
     """The scenario's own (owner, sentence) pairs the utterance is compared with, each pair
     once: every intent's examples and description, and every node's description (owner
@@ -200,6 +220,9 @@ def language_passages(language: str) -> tuple[tuple[str, str], ...]:
     for concept, sentences in concept_sentences(language).items():
         for sentence in sentences:
             pairs[(CONCEPT_OWNER + concept, sentence)] = None
+    for act, sentences in act_sentences(language).items():
+        for sentence in sentences:
+            pairs[(ACT_OWNER + act, sentence)] = None
     return tuple(pairs)
 
 
@@ -216,15 +239,19 @@ def adopt_concepts(vectors: ScenarioVectors, askers: Collection[str]) -> Scenari
     """``vectors`` with each concept's sentences given to the question intent it is clearly
     about, and the other concepts' sentences dropped.
 
-    An intent ``askers`` names adopts a concept when the two choose each other: most of the
-    intent's sentences (examples and description) are nearest a sentence of that concept
-    among all concepts' sentences, and most of the concept's sentences are nearest a sentence
-    of that intent among all the scenario's own intents. Two intents about prices ("price of
-    a kid's bike", "price of an adult's") split the concept's votes, and neither adopts it; an
-    interviewer's question near no concept adopts nothing. No threshold: the vote is between
-    the scenario's own sentences, whatever the model's scale. Only question intents adopt:
-    the concepts are questions a customer asks, and an action ("cancel my booking") must not
-    take questions about its policy.
+    An intent ``askers`` names adopts a concept when the two choose each other: at least half
+    of the intent's sentences (examples and description), and more than for any other
+    concept, are nearest a sentence of that concept among all concepts' sentences, and most
+    of the concept's sentences are nearest a sentence of that intent among all the
+    scenario's own intents. (Half is enough on the intent's side: an author's six sentences
+    split three to two to one when two of them ask about a child's price, and which way one
+    sentence falls changed with the processor the model's arithmetic ran on.) Two intents
+    about prices ("price of a kid's bike", "price of an adult's") split the concept's votes,
+    and neither adopts it; an interviewer's question near no concept adopts nothing. No
+    threshold: the vote is between the scenario's own sentences, whatever the model's scale.
+    Only question intents adopt: the concepts are questions a customer asks, and an action
+    ("cancel my booking") must not take questions about its policy (its acts, such as
+    calling the request off, are given by ``give_acts``).
 
     The concepts nobody adopted are dropped rather than kept as "no intent": neighbouring
     concepts (a discount beside a price) would then outvote the intent that adopted one, and
@@ -241,15 +268,21 @@ def adopt_concepts(vectors: ScenarioVectors, askers: Collection[str]) -> Scenari
         cosines = _cosines(vectors.vectors[row], [vectors.vectors[i] for i in among])
         return owners[among[max(range(len(among)), key=cosines.__getitem__)]]
 
-    def majority(rows: list[int], among: list[int]) -> str | None:
+    def majority(rows: list[int], among: list[int], *, half: bool = False) -> str | None:
+        """The owner most ``rows`` are nearest: more than half of them, or with ``half``
+        at least half and more than any other owner."""
         if not rows:
             return None
-        votes = Counter(nearest(row, among) for row in rows)
-        owner, count = votes.most_common(1)[0]
-        return owner if 2 * count > len(rows) else None
+        ranked = Counter(nearest(row, among) for row in rows).most_common(2)
+        owner, count = ranked[0]
+        if 2 * count > len(rows):
+            return owner
+        alone = len(ranked) == 1 or ranked[1][1] < count
+        return owner if half and alone and 2 * count == len(rows) else None
 
     chosen = {
-        intent: majority([i for i in own if owners[i] == intent], concept_rows) for intent in askers
+        intent: majority([i for i in own if owners[i] == intent], concept_rows, half=True)
+        for intent in askers
     }
     wanted = Counter(chosen.values())
     adopted = {
@@ -271,6 +304,56 @@ def adopt_concepts(vectors: ScenarioVectors, askers: Collection[str]) -> Scenari
             concept[len(CONCEPT_OWNER) :],
         )
     return ScenarioVectors(tuple(o for o, _ in kept), tuple(v for _, v in kept))
+
+
+def act_owners(scenario: Scenario) -> dict[str, str]:
+    """Which of the scenario's intents takes each act's sentences (``@act:NAME`` -> intent):
+    a withdrawal its own cancel intent, as the rules find it (so "we'll sort something else
+    out" means what "never mind" means there); asking again and taking leave the built-ins.
+    An act the scenario has no intent for is left out."""
+    owners = {ACT_OWNER + act: intent for act, intent in BUILTIN_ACTS.items()}
+    withdrawal = scenario.derived(RuleIndex).withdrawal_owner
+    if withdrawal is not None:
+        owners[ACT_OWNER + WITHDRAW] = withdrawal
+    return {act: intent for act, intent in owners.items() if intent in scenario.index.intents}
+
+
+def give_acts(vectors: ScenarioVectors, owners: dict[str, str]) -> ScenarioVectors:
+    """``vectors`` with each act's sentences given to its intent in ``owners`` (``act_owners``)
+    and the other acts' sentences dropped. Unlike a concept, an act is not chosen by a vote:
+    an author's cancel intent may say only "cancel", yet every way of calling a request off
+    is that intent, and the rules already know which intent it is."""
+    kept = [
+        (owners.get(owner, owner), vector)
+        for owner, vector in zip(vectors.owners, vectors.vectors, strict=True)
+        if not owner.startswith(ACT_OWNER) or owner in owners
+    ]
+    return ScenarioVectors(tuple(o for o, _ in kept), tuple(v for _, v in kept))
+
+
+def _usable(request: NLURequest) -> Collection[str]:
+    """The intents the tier may decide at the request's node: those its own and the global
+    conditions name (every intent when a condition tests the intent otherwise), and the
+    declared intents no condition names, which the rules score everywhere too (taking one
+    moves nothing, yet templates, skill inputs and the transcript see it)."""
+    usable = request.scenario.index.node(request.node.id).intents
+    if usable is None:
+        return request.intents.keys()
+    named = request.scenario.index.named_intents
+    unnamed = {i for i in request.intents if i not in named and i not in BUILTIN_INTENTS}
+    return usable | unnamed
+
+
+def _decidable(intent: str, text: str, language: str) -> bool:
+    """Whether the tier may decide ``intent`` for ``text``. Sentence vectors barely see
+    negation: "間違いありません" (no mistake) lands nearest a no, "let me check my calendar"
+    nearest a yes. So a yes is never the tier's (every pack lists its yes words for the
+    rules), and a no only when the utterance negates nothing itself: "one thing is off" or
+    "한 군데 잘못 들어갔어요" turns a read-back down, while "nothing wrong there" may be a yes
+    the vectors cannot tell from a no."""
+    if intent == AFFIRM:
+        return False
+    return intent != DENY or not is_negated(text, language)
 
 
 def _no_intent_owners(node: Node) -> set[str]:
@@ -422,7 +505,8 @@ class EmbeddingTier:
         owners = tuple(name for name, _ in (*own, *language))
         embedded_vectors = ScenarioVectors(owners, (*embedded[: len(own)], *shared))
         # Some ten thousand products in Python: off the loop, like the model.
-        vectors = await asyncio.to_thread(adopt_concepts, embedded_vectors, askers)
+        adopted = await asyncio.to_thread(adopt_concepts, embedded_vectors, askers)
+        vectors = give_acts(adopted, act_owners(scenario))
         logger.info(
             "embedded %d sentences of scenario %s with %s in %.0f ms",
             len(texts),
@@ -443,20 +527,20 @@ class EmbeddingTier:
         vectors = await self.vectors(request.scenario, request.deadline)
         if vectors is None:
             return None
-        usable = request.scenario.index.node(request.node.id).intents
+        usable = _usable(request)
         no_intent = _no_intent_owners(request.node)
         language = request.scenario.language
         candidates: Collection[str] = request.intents.keys()
         if is_not_knowing(request.text, language):
             candidates = {HELP} & request.intents.keys()
-        elif is_question(request.text, language):
+        elif is_question(request.text, language) and not asks_to_act(request.text, language):
             candidates = self._asked_intents(request.scenario) & request.intents.keys()
         # Every intent of the scenario is ranked, not only the node's: an utterance nearer
         # an intent the node cannot use is ambiguous here, and the tier abstains on it.
         allowed = [
             i for i, owner in enumerate(vectors.owners) if owner in no_intent or owner in candidates
         ]
-        if not any(usable is None or vectors.owners[i] in usable for i in allowed):
+        if not any(vectors.owners[i] in usable for i in allowed):
             return None
         embedded = await self.embedder.embed(
             [request.text[:MAX_QUERY_CHARS]],
@@ -479,8 +563,8 @@ class EmbeddingTier:
         chat = best.get(NO_INTENT, -1.0)
         decided = (
             intent not in no_intent
-            and intent not in POLAR
-            and (usable is None or intent in usable)
+            and _decidable(intent, request.text, language)
+            and intent in usable
             and score >= self.min_score
             and score - rival >= self.min_margin
             and score - answer >= self.min_answer_lead

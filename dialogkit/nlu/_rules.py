@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Final
 
 from dialogkit.nlu._acts import (
@@ -369,6 +369,15 @@ class RuleIndex:
             language = self.scenario.language
             self._withdrawals[node_id] = _withdrawal_intent(matchers, named, language)
         return self._withdrawals[node_id]
+
+    @cached_property
+    def withdrawal_owner(self) -> str | None:
+        """The scenario's own intent a withdrawal means wherever it is usable (the one most
+        of the packs' withdrawal phrases reach, ``_withdrawal_intent``); None when that is
+        no intent of its own (the built-in ``goodbye``, or nothing)."""
+        named = self.scenario.index.named_intents.keys()
+        found = _withdrawal_intent(list(self.matchers.items()), named, self.scenario.language)
+        return None if found is None or found in BUILTIN_INTENTS else found
 
     def own_words(self, name: str) -> IntentMatcher:
         """The matcher of a declared intent on the scenario's own words only (no

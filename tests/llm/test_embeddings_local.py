@@ -13,7 +13,9 @@ import pytest
 from dialogkit import Engine
 from dialogkit.llm._router import ModelRouter
 from dialogkit.nlu._embeddings import (
+    ACT_OWNER,
     CONCEPT_OWNER,
+    act_sentences,
     concept_sentences,
     language_passages,
     own_passages,
@@ -83,7 +85,7 @@ async def test_small_talk_the_language_pack_knows_is_not_even_embedded() -> None
 async def test_a_real_model_gives_the_price_wordings_to_the_price_question() -> None:
     """bike_rental's two questions (price, deposit) adopt a concept each with the real model:
     its price question takes every price wording of the English pack, nothing else gains a
-    sentence, and no wording of a concept nobody adopted is kept."""
+    sentence but the acts' owners, and no wording of a concept nobody adopted is kept."""
     scenario = Scenario.from_file(ROOT / "docs" / "examples" / "bike_rental.json")
     async with Engine(make_settings(None, embedding_model="local")) as engine:
         assert isinstance(engine.router, ModelRouter) and engine.router.embeddings is not None
@@ -92,5 +94,10 @@ async def test_a_real_model_gives_the_price_wordings_to_the_price_question() -> 
     written = Counter(owner for owner, _ in (*own_passages(scenario), *language_passages("en")))
     gained = {o: n - written[o] for o, n in Counter(vectors.owners).items() if n != written[o]}
     assert gained["ask_price"] == len(concept_sentences("en")["price"])
+    # The acts go where the rules say, not by a vote: calling it off to the way out.
+    acts = act_sentences("en")
+    assert gained.pop("cancel_booking") == len(acts["withdraw"])
+    assert gained.pop("repeat") == len(acts["repeat"])
+    assert gained.pop("goodbye") == len(acts["goodbye"])
     assert set(gained) <= {"ask_price", "ask_deposit"}
-    assert not any(owner.startswith(CONCEPT_OWNER) for owner in vectors.owners)
+    assert not any(owner.startswith((CONCEPT_OWNER, ACT_OWNER)) for owner in vectors.owners)

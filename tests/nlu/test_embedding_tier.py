@@ -186,9 +186,32 @@ async def test_not_knowing_means_no_intent_but_help() -> None:
     assert (plea.intent, plea.decided) == ("help", True)
 
 
-async def test_yes_and_no_are_ranked_but_never_decided_by_the_tier() -> None:
+async def test_a_yes_is_ranked_but_never_decided_by_the_tier() -> None:
     judgement = await judge("sounds perfect to me", query=YES)
     assert judgement.intent == "affirm" and not judgement.decided
+
+
+async def test_a_no_is_decided_only_when_it_negates_nothing_itself() -> None:
+    # "no mistake in it" may be a yes the vectors cannot tell from a no.
+    graph = start_graph(["deny", "hours"], {"hours": ["when do you open?"]})
+    noes = {example: BOOK for example in graph.index.intents["deny"].examples}
+    tier = EmbeddingTier(ChosenVectors(chosen() | noes))
+
+    async def judged(text: str) -> Any:
+        got = NLURequest(
+            scenario=graph,
+            node=graph.node("start"),
+            text=text,
+            intents=graph.index.intents,
+            slots={},
+        )
+        tier.embedder.chosen[text] = BOOK  # type: ignore[attr-defined]
+        return await tier.judge(got, NLUResult())
+
+    turned_down = await judged("one thing on it is off")
+    assert (turned_down.intent, turned_down.decided) == ("deny", True)
+    negated = await judged("there is no mistake in it")
+    assert negated.intent == "deny" and not negated.decided
 
 
 @pytest.mark.parametrize(
@@ -326,3 +349,93 @@ async def test_an_action_never_takes_a_concept() -> None:
     owners, judgement = await owners_and_judgement(graph, vectors, "time to pay up")
     assert set(owners.values()) == {""}
     assert judgement.intent != "pay" or not judgement.decided
+
+
+async def test_a_request_worded_as_a_question_may_mean_an_action() -> None:
+    # "which tables are free at 8?" asks about tables (above); this one asks to be booked.
+    judgement = await judge("could you send someone over tonight?", query=BOOK)
+    assert (judgement.intent, judgement.decided) == ("book", True)
+
+
+async def test_a_declared_intent_no_condition_names_may_be_decided_anywhere() -> None:
+    # The rules score such an intent at every node; taking it moves nothing, yet templates,
+    # skill inputs and the transcript see it.
+    graph = start_graph(["hours"], {"hours": ["when do you open?"], "order": ["a coffee please"]})
+    tier = EmbeddingTier(ChosenVectors(chosen() | {"a coffee please": BOOK, "one latte": BOOK}))
+    got = NLURequest(
+        scenario=graph,
+        node=graph.node("start"),
+        text="one latte",
+        intents=graph.index.intents,
+        slots={},
+    )
+    judgement = await tier.judge(got, NLUResult())
+    assert (judgement.intent, judgement.decided) == ("order", True)
+
+
+WITHDRAW = toward(YES, CHAT, 1.0)
+"""Where the pack's withdrawal sentences point: far from the author's own cancel example."""
+ACTS: dict[str, tuple[str, ...]] = {
+    "withdraw": ("we'll sort something else out", "let's leave the whole thing"),
+    "repeat": ("the line cut out, again please",),
+    "goodbye": ("I'm off to bed now",),
+}
+
+
+@pytest.fixture
+def acts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The packs' act sentences replaced by ``ACTS``."""
+    monkeypatch.setattr(tier_module, "act_sentences", lambda language: ACTS)
+    tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
+    yield
+    tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
+
+
+async def act_owners_and_judgement(graph: Scenario, text: str) -> tuple[dict[str, str], Any]:
+    """Who owns each act sentence once ``graph`` is loaded, and what the tier makes of
+    ``text`` (pointing the way of the withdrawal sentences) when the rules heard nothing."""
+    vectors = chosen() | {s: WITHDRAW for s in ACTS["withdraw"]} | {text: WITHDRAW}
+    tier = EmbeddingTier(ChosenVectors(vectors | {"call it off": BOOK}))
+    loaded = await tier.vectors(graph)
+    assert loaded is not None
+    owned = dict(zip(loaded.owners, loaded.owners, strict=True))
+    owners = {
+        sentence: owner
+        for (owner, sentence) in tier_module.language_passages("en")
+        if owner.startswith(tier_module.ACT_OWNER)
+    }
+    given = tier_module.act_owners(graph)
+    got = NLURequest(
+        scenario=graph, node=graph.node("start"), text=text, intents=graph.index.intents, slots={}
+    )
+    assert all(owner in given or owner not in owned for owner in owners.values())
+    return (
+        {sentence: given.get(owner, "") for sentence, owner in owners.items()},
+        await tier.judge(got, NLUResult()),
+    )
+
+
+@pytest.mark.usefixtures("acts")
+async def test_every_way_of_withdrawing_goes_to_the_scenarios_own_cancel_intent() -> None:
+    # The author wrote one example, itself one of the pack's withdrawal phrases: the rules
+    # know "stop" is the way out, and the tier hears every wording of it there.
+    graph = start_graph(["stop", "hours"], {"stop": ["call it off"], "hours": ["when?"]})
+    owners, judgement = await act_owners_and_judgement(graph, "we're going elsewhere")
+    assert owners == {
+        "we'll sort something else out": "stop",
+        "let's leave the whole thing": "stop",
+        "the line cut out, again please": "repeat",
+        "I'm off to bed now": "goodbye",
+    }
+    assert (judgement.intent, judgement.decided) == ("stop", True)
+
+
+@pytest.mark.usefixtures("acts")
+async def test_without_a_cancel_intent_the_withdrawal_sentences_are_dropped() -> None:
+    graph = start_graph(["book", "hours"], {"book": ["a table"], "hours": ["when?"]})
+    owners, judgement = await act_owners_and_judgement(graph, "we're going elsewhere")
+    assert owners["we'll sort something else out"] == ""
+    assert owners["I'm off to bed now"] == "goodbye"
+    assert judgement.intent not in {"book", "hours"} or not judgement.decided

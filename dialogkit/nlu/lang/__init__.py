@@ -179,6 +179,16 @@ class LanguagePack:
     own examples are clearly about one concept takes that concept's sentences as examples for
     the embedding tier (``dialogkit.nlu._embeddings.adopt_concepts``); an author writes three
     examples, an asker uses any of a hundred wordings."""
+    act_concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Many ways of doing the acts any scenario may have, as plain sentences by act:
+    ``withdraw`` (calling the whole request off), ``repeat`` (asking to hear it again),
+    ``goodbye`` (taking leave). The embedding tier gives each to the intent the rules find
+    for the act (``dialogkit.nlu._embeddings.ACT_OWNERS``), whatever the scenario calls it."""
+    asks_to_act: tuple[str, ...] = ()
+    """Patterns of a question that asks the listener to do something ("could you book me a
+    table?", "예약해 주실 수 있나요?", "手配してもらえますか"), as opposed to one that asks
+    about something ("can I cancel later?"): the embedding tier lets it mean an action
+    (normalised text)."""
     asides: tuple[str, ...] = ()
     """Patterns of an utterance said aside, not to the question: a hold-on ("hold on, my
     phone is ringing", "잠깐만요", "ちょっと待ってください") or the speaker asking themself

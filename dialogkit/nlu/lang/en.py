@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from dialogkit.nlu.lang import LanguagePack
-from dialogkit.nlu.lang.en_concepts import CONCEPTS
+from dialogkit.nlu.lang.en_concepts import ACT_CONCEPTS, CONCEPTS
 
 _PARTNER: Final = (
     r"(?:my\s+)?(?:wife|husband|partner|friend|girlfriend|boyfriend|son|daughter|mom|mum|dad|"
@@ -48,6 +48,7 @@ _WITHDRAWALS: Final = (
 
 PACK: Final = LanguagePack(
     concepts=CONCEPTS,
+    act_concepts=ACT_CONCEPTS,
     code="en",
     intents={
         "deny": (
@@ -810,6 +811,21 @@ PACK: Final = LanguagePack(
         r"|(?:do|does|did|can|could|will|would|should|is|are|was|were|may|must)\s+"
         r"(?:i|you|we|they|he|she|it|there|this|that|the|a|an|my|your)\b)",
         r"^(?:how\s+much|how\s+many|how\s+long|what\s+time|is\s+there|are\s+there)\b",
+    ),
+    asks_to_act=(
+        # The listener asked to act ("could you book me in for Friday?"), not to tell.
+        r"^(?:(?:oh|ok|okay|hmm|um|so|well|actually|sorry|then|and|but|also|wait|hi|hello|"
+        r"hey|please)\s+){0,3}(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+|"
+        r"possibly\s+|just\s+)?(?!tell\b|say\b|explain\b|let\s+me\s+know\b|describe\b|"
+        r"remind\b|show\b|give\s+me\s+(?:an?\s+)?(?:idea|sense)\b)[a-z]+",
+        r"^(?:(?:oh|ok|okay|so|well|then|and|also)\s+){0,2}would\s+you\s+mind\s+[a-z]+ing\b",
+        # The speaker asking to have or do something now; "can I cancel later?" asks about
+        # a policy, and a question about when, fees or conditions stays one.
+        r"^(?:(?:oh|ok|okay|hmm|um|so|well|actually|then|and|but|also|wait)\s+){0,3}"
+        r"(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|book|reserve|order|switch|"
+        r"change|swap|add|rent|grab|schedule|arrange|go\s+ahead)\b"
+        r"(?!.*\b(?:later|afterwards|if|in\s+case|free|fee|fees|charge|still|anytime|penalty|"
+        r"online|when|how|where)\b)",
     ),
     request=(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from dialogkit.nlu.lang import LanguagePack
-from dialogkit.nlu.lang.ja_concepts import CONCEPTS
+from dialogkit.nlu.lang.ja_concepts import ACT_CONCEPTS, CONCEPTS
 
 _WITHDRAWALS: Final = (
     "やめます",
@@ -34,6 +34,7 @@ _WITHDRAWALS: Final = (
 
 PACK: Final = LanguagePack(
     concepts=CONCEPTS,
+    act_concepts=ACT_CONCEPTS,
     code="ja",
     intents={
         "deny": (
@@ -618,6 +619,12 @@ PACK: Final = LanguagePack(
         r"未定",
     ),
     question=(r"(?:ですか|ますか|でしょうか|か|かな|かね|っけ|の)\s*$",),
+    asks_to_act=(
+        # A verb's て form with もらう, いただく, くれる asks the listener to do it
+        # ("手配してもらえますか", "送っていただけませんか", "呼んでくれる").
+        r"(?:て|で)\s*(?:もらえ|もらい|いただけ|いただき|くれ|くださ|ほし|欲し)",
+        r"(?:頼め|お願いでき|お願いしても|お願いし|頼んでも)",
+    ),
     request=(
         r"(?:に|へ)(?:して|変えて|変更して|替えて|直して)(?:もらえ|いただけ|くれ|くださ)",
         r"(?:に|へ)(?:変更|変え|し)(?:られ|でき)ますか",

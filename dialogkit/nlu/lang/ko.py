@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from dialogkit.nlu.lang import LanguagePack
-from dialogkit.nlu.lang.ko_concepts import CONCEPTS
+from dialogkit.nlu.lang.ko_concepts import ACT_CONCEPTS, CONCEPTS
 
 _WITHDRAWALS: Final = (
     "안 할게요",
@@ -32,6 +32,7 @@ _WITHDRAWALS_SHORT: Final = ("그냥 됐어요", "됐어요 안 할래요", "됐
 
 PACK: Final = LanguagePack(
     concepts=CONCEPTS,
+    act_concepts=ACT_CONCEPTS,
     code="ko",
     intents={
         "deny": (
@@ -632,6 +633,15 @@ PACK: Final = LanguagePack(
         r"(?:아직|잘)\s*(?:못|안)\s*정했",
         r"정하지\s*못",
         r"미정",
+    ),
+    asks_to_act=(
+        # A verb's 아/어 form with a requesting form of 주다 or 드리다 asks the listener to do
+        # it ("예약해 주실 수 있나요", "불러 줄래요", "바꿔 주시겠어요"); "해 주나요" asks what
+        # is usually done ("할인해 주나요?") and stays a question.
+        r"(?:아|어|여|해|줘|와|워|꿔|내|러|려|봐|놔|둬|켜|쳐|서|셔|져|혀|겨|펴|터|떠|게|케|세|"
+        r"네|데|테|래|채|빼|매|재)\s*(?:주실\s*수|주시겠|주세요|주실래|줄래|줄\s*수|주면|주시면|"
+        r"줘|드릴\s*수|드려도|드리면)",
+        r"부탁(?:드려도|해도|드릴\s*수|드릴게요|드립니다|해요|드려요|할\s*수|합니다)",
     ),
     request=(
         r"(?:로|으로)\s*(?:바꿔|바꾸어|변경해|고쳐|해)\s*(?:주|줄)",
