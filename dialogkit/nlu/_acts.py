@@ -174,6 +174,14 @@ def offers_values(text: str, language: str = "") -> bool:
     return bool(pattern(language, "offers", lambda p: p.offers).search(normal))
 
 
+def asks_about_values(text: str, language: str = "") -> bool:
+    """Whether a question names its values only to ask about them ("are you open on
+    Sundays?", "토요일에도 되나요?", "夜だと割増になりますか"): the turn takes none of them
+    (``engine.turn.slots``), unlike those of a question that offers them ("can I come at
+    3?")."""
+    return is_question(text, language) and not offers_values(text, language)
+
+
 _PAYLOAD_EDGES: Final = " ,.:、。"
 
 

@@ -50,6 +50,7 @@ from typing import Final, Protocol, runtime_checkable
 from dialogkit.llm._embeddings import Embedder, Vector
 from dialogkit.logsafe import escape
 from dialogkit.nlu._acts import (
+    asks_about_values,
     asks_to_act,
     is_aside,
     is_meta_remark,
@@ -386,7 +387,11 @@ def leaves_to_rules(request: NLURequest, heard: NLUResult) -> bool:
     text = request.text
     return (
         heard.intent is not None
-        or (request.expected_slot is not None and request.expected_slot in heard.entities)
+        or (
+            request.expected_slot is not None
+            and request.expected_slot in heard.entities
+            and not asks_about_values(text, language)
+        )
         or is_aside(text, language)
         or is_small_talk(text, language)
         or is_meta_remark(text, language)

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from dialogkit.nlu._acts import (
     WHOLE_ACT_SCORE,
+    asks_about_values,
     corrected_in_place,
     correction,
     ends_in_withdrawal,
@@ -65,6 +66,11 @@ built-in ones, so a scenario's wording wins over the generic sentences."""
 
 KEYWORD_SCORE: Final = 0.85
 """The least a keyword hit scores (longer keywords score a little more)."""
+
+ASKED_VALUES_SCORE: Final = 0.5
+"""Confidence of values a question names only to ask about them ("are you open on Sundays?"
+at a date step): the turn takes none of them, so the rules are unsure what the utterance
+means, and the tiers above (embeddings, a language model) may say."""
 
 PARAPHRASE_RESEMBLANCE: Final = 0.78
 """A question this close to an example question is the same question said a little
@@ -406,6 +412,14 @@ class RuleIndex:
         return known
 
 
+def _values_confidence(entities: dict[str, Any], text: str, language: str) -> float:
+    """How sure the rules are of a turn that names values and no intent: sure, unless a
+    question names them only to ask about them (``ASKED_VALUES_SCORE``)."""
+    if not entities:
+        return 0.0
+    return ASKED_VALUES_SCORE if asks_about_values(text, language) else 1.0
+
+
 def _withdrawal_intent(
     matchers: list[tuple[str, IntentMatcher]], named: Iterable[str], language: str
 ) -> str | None:
@@ -673,7 +687,9 @@ class RuleNLU:
         return NLUResult(
             intent=intent,
             entities=entities,
-            confidence=round(confidence if intent else (1.0 if entities else 0.0), 3),
+            confidence=round(
+                confidence if intent else _values_confidence(entities, text, language), 3
+            ),
             dialogue_act="correct"
             if corrects
             else self._dialogue_act(question, intent, bool(entities)),

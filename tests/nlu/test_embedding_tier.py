@@ -439,3 +439,36 @@ async def test_without_a_cancel_intent_the_withdrawal_sentences_are_dropped() ->
     assert owners["we'll sort something else out"] == ""
     assert owners["I'm off to bed now"] == "goodbye"
     assert judgement.intent not in {"book", "hours"} or not judgement.decided
+
+
+async def test_a_question_that_only_asks_about_a_value_is_judged() -> None:
+    # "How much is it for 4?" names a party of 4 to ask a price, not to give the party ...
+    asked = NLUResult(entities={"party": 4}, confidence=0.5)
+    tier = EmbeddingTier(ChosenVectors(chosen() | {"how long is the wait for 4?": HOURS}))
+    judged = await tier.judge(request("how long is the wait for 4?", expected_slot="party"), asked)
+    assert judged is not None and (judged.intent, judged.decided) == ("hours", True)
+    # ... while "can we come as 4?" offers it: the node's answer, not embedded.
+    offered = await tier.judge(request("can we come as 4?", expected_slot="party"), asked)
+    assert offered is None
+
+
+async def test_half_an_intents_sentences_with_a_clear_plurality_adopt_a_concept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two of four sentences near the price wordings, one near parking, one near opening
+    # hours: half, and more than any other concept. Two against two adopts nothing.
+    hours_sentence, hours_way = "until when are you open?", YES
+    three = CONCEPTS | {"opening_hours": (hours_sentence,)}
+    monkeypatch.setattr(tier_module, "concept_sentences", lambda language: three)
+    tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
+    examples = ["how much?", "what's the fee?", "where do I park to pay?", "open late to pay?"]
+    split = {examples[0]: OFF_PRICE, examples[1]: OFF_PRICE, examples[2]: PARKING}
+    plural = price_vectors(**split, **{examples[3]: hours_way, hours_sentence: hours_way})
+    owners, _ = await owners_and_judgement(priced(("fees", examples)), plural, "is it pricey?")
+    assert set(owners.values()) == {"fees"}
+    tied = plural | {examples[1]: PARKING}
+    owners, _ = await owners_and_judgement(priced(("fees", examples)), tied, "is it pricey?")
+    assert set(owners.values()) == {""}
+    tier_module.language_digest.cache_clear()
+    tier_module.language_passages.cache_clear()
