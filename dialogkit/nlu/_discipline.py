@@ -176,9 +176,10 @@ def is_clause(value: str, language: str = "") -> bool:
 
 
 def _is_interjection(value: str, language: str) -> bool:
-    """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm...")."""
+    """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm..."), or
+    an apology ("ごめんなさい", "sorry")."""
     said = value.strip(" 、,。.!！〜…").lower()
-    openers = opener_words(language)
+    openers = (*opener_words(language), *words(language, lambda p: p.apologies))
     return said in openers or said.strip("ー〜っ") in openers
 
 

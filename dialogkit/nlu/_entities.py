@@ -394,11 +394,12 @@ _CLAUSE_BREAK: Final = re.compile(r"\s*[,;、。，]\s*")
 
 @lru_cache(maxsize=1)
 def _lead_in() -> re.Pattern[str]:
-    """Hesitations, greetings and a plain yes that may open an answer ("um, ...", "네
-    안녕하세요 ...", "えーと、..."), each followed by a pause: never part of the value
-    (compiled once from every pack)."""
+    """Hesitations, apologies, greetings and a plain yes that may open an answer ("um, ...",
+    "네 안녕하세요 ...", "ごめんなさい、..."), each followed by a pause: never part of the
+    value (compiled once from every pack)."""
     said = (
         *words("", lambda p: p.openers),
+        *words("", lambda p: p.apologies),
         *words("", lambda p: p.lead_words.get("affirm", ())),
         *words("", lambda p: p.intents.get("greet", ((), ()))[0]),
         *words("", lambda p: p.intents.get("greet", ((), ()))[1]),

@@ -34,7 +34,13 @@ from dialogkit.nlu._acts import (
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
 from dialogkit.nlu._counts import counted_slots, read_counts, shares_numbers
-from dialogkit.nlu._discipline import is_own_value, is_self_reference, label_in, own_phrases
+from dialogkit.nlu._discipline import (
+    admit,
+    is_own_value,
+    is_self_reference,
+    label_in,
+    own_phrases,
+)
 from dialogkit.nlu._entities import (
     INVALID,
     date_period,
@@ -412,6 +418,22 @@ class RuleIndex:
         return known
 
 
+def _drop_refused_text(request: NLURequest, entities: dict[str, Any]) -> None:
+    """Leave out a text answer to the slot asked for that no turn would take for what it is
+    (an apology alone, a clause where a name is asked: "ごめんなさい、別の手段で行くことに
+    します" names nobody): proposed, it would read as the node's answer, and the tiers above
+    would never hear what the utterance says instead."""
+    name = request.expected_slot
+    slot = _asked_slot(request)
+    value = entities.get(name) if name is not None else None
+    if name is None or slot is None or slot.type not in ("text", "pattern"):
+        return
+    if isinstance(value, str):
+        language = request.scenario.language
+        if admit(name, slot, value, question=False, asked=True, language=language) is None:
+            del entities[name]
+
+
 def _values_confidence(entities: dict[str, Any], text: str, language: str) -> float:
     """How sure the rules are of a turn that names values and no intent: sure, unless a
     question names them only to ask about them (``ASKED_VALUES_SCORE``)."""
@@ -674,6 +696,7 @@ class RuleNLU:
             if value is not INVALID:
                 entities[name] = value
         entities.update(_ranges(request, content, frame))
+        _drop_refused_text(request, entities)
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
         # A yes that goes on to change a value ("네 근데 시간은 4시로 해 주세요", "yes, but

@@ -74,6 +74,9 @@ class LanguagePack:
     """Parts of the day ("저녁" evening, "午前" am): which half of the clock an hour is in."""
     openers: tuple[str, ...] = ()
     """Hesitations an answer may open with ("um", "아", "えっと")."""
+    apologies: tuple[str, ...] = ()
+    """Apologies an answer may open with ("sorry, ...", "죄송한데요, ...", "ごめんなさい、..."):
+    never part of a value, and no value alone (as written, compared in lower case)."""
     positive_words: tuple[str, ...] = ()
     """Standalone words that say yes."""
     negation: tuple[str, ...] = ()

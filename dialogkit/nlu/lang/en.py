@@ -757,6 +757,17 @@ PACK: Final = LanguagePack(
         "lunch": "midday",
         "lunchtime": "midday",
     },
+    apologies=(
+        "sorry",
+        "so sorry",
+        "i'm sorry",
+        "i'm so sorry",
+        "im sorry",
+        "excuse me",
+        "pardon me",
+        "my apologies",
+        "apologies",
+    ),
     openers=(
         "well",
         "oh",

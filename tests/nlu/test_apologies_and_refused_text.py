@@ -1,0 +1,62 @@
+"""An apology that opens an answer is no part of it ("ごめんなさい、山田です" gives 山田), an
+apology alone is no value, and a text answer no turn would take for what it is (a clause
+where a name is asked) is not proposed as the node's answer: the tiers above may then hear
+what the utterance says instead ("ごめんなさい、別の手段で行くことにします" calls the taxi
+off)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from dialogkit import Engine
+from dialogkit.engine.providers import OfflineRouter
+from tests.helpers import RecordingSkills
+from tests.nlu.reading import analyse
+from tests.nlu.test_pack_fillers import steps, stored
+
+
+@pytest.fixture(scope="module")
+def offline() -> Iterator[Engine]:
+    engine = Engine(router=OfflineRouter(), skills=RecordingSkills())
+    yield engine
+    engine.portal.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "slot", "said", "value"),
+    [
+        ("ja", "name", "ごめんなさい、山田です", "山田"),
+        ("ja", "name", "すみません、高橋美咲です", "高橋美咲"),
+        ("ja", "note", "申し訳ありません、窓側の席でお願いします", "窓側の席でお願いします"),
+        ("ko", "name", "죄송한데요, 김민수입니다", "김민수"),
+        ("ko", "note", "죄송해요, 창가 자리로 부탁해요", "창가 자리로 부탁해요"),
+        ("en", "name", "Sorry, Emma Johnson", "Emma Johnson"),
+        ("en", "note", "Excuse me, a quiet room please", "a quiet room please"),
+        ("ja", "name", "ごめんなさい", None),
+        ("ko", "note", "죄송합니다", None),
+        ("en", "name", "sorry", None),
+    ],
+)
+def test_an_apology_opens_an_answer_and_is_no_value_alone(
+    offline: Engine, language: str, slot: str, said: str, value: object
+) -> None:
+    assert stored(offline, language, slot, said) == value
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("ja", "ごめんなさい、別の手段で行くことにします"),
+        ("ja", "あ、やっぱり自分で運転していくことにしました"),
+    ],
+)
+def test_a_clause_where_a_name_is_asked_is_not_proposed(language: str, said: str) -> None:
+    result = analyse(steps(language, "name"), "ask_name", said, "name")
+    assert "name" not in result.entities and result.confidence < 0.8
+
+
+def test_a_name_is_still_proposed() -> None:
+    result = analyse(steps("ja", "name"), "ask_name", "ごめんなさい、山田です", "name")
+    assert result.entities == {"name": "山田"} and result.confidence == 1.0
