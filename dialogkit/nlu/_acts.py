@@ -271,14 +271,27 @@ def only_hesitates(text: str, language: str = "") -> bool:
 @lru_cache(maxsize=4096)
 def is_aside(text: str, language: str = "") -> bool:
     """Whether the utterance is said aside rather than to the question ("hold on, my phone
-    is ringing", "음... 뭐였더라", "ええと、何だっけ"): no answer, so never a text value."""
+    is ringing", "음... 뭐였더라", "ええと、何だっけ"): no answer, so never a text value. A
+    hold-on that goes on to ask, request or call the request off is said to the bot ("hang
+    on, what's all that going to cost?", "ちょっと待って、今回は無しで")."""
     aside = pattern(language, "asides", lambda p: p.asides)
+    hold_on = pattern(language, "hold_ons", lambda p: p.hold_ons)
     said = normalize(text)
     opener = _consume(said, opener_words(language))
-    return any(
-        aside.search(reading) is not None
-        for reading in (said, opener[1] if opener is not None else said)
-    )
+    readings = (said, opener[1] if opener is not None else said)
+    if any(aside.search(reading) is not None for reading in readings):
+        return True
+    for reading in readings:
+        found = hold_on.match(reading)
+        if found is not None:
+            rest = reading[found.end() :].strip()
+            return not rest or not (
+                is_question(text, language)
+                or asks_to_act(rest, language)
+                or is_withdrawal(rest, language)
+                or ends_in_withdrawal(rest, language)
+            )
+    return False
 
 
 def is_not_knowing(text: str, language: str = "") -> bool:

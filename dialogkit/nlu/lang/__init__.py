@@ -193,9 +193,13 @@ class LanguagePack:
     about something ("can I cancel later?"): the embedding tier lets it mean an action
     (normalised text)."""
     asides: tuple[str, ...] = ()
-    """Patterns of an utterance said aside, not to the question: a hold-on ("hold on, my
-    phone is ringing", "잠깐만요", "ちょっと待ってください") or the speaker asking themself
-    ("what was it again", "뭐였더라", "何だっけ"). Never a text value (normalised text)."""
+    """Patterns of an utterance said aside, not to the question: the speaker asking themself
+    ("what was it again", "뭐였더라", "何だっけ") or busy with something else ("my phone is
+    ringing"). Never a text value (normalised text)."""
+    hold_ons: tuple[str, ...] = ()
+    """Patterns of a hold-on an utterance opens with ("hold on", "잠깐만요", "ちょっと待って";
+    matched at its start, normalised text): said aside, unless the utterance goes on to ask,
+    request or call the request off ("hang on, how much is it?")."""
     clause_marks: tuple[str, ...] = ()
     """Patterns of a clause rather than a name (a pronoun, an object particle before a verb,
     a past-tense ending): "I watched TV for long", "화분에 물을 줬어요" name nobody (run on

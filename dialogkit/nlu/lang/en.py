@@ -1023,9 +1023,11 @@ PACK: Final = LanguagePack(
         "the neighbor's dog keeps barking",
         "I ran into an old friend at the market",
     ),
-    asides=(
-        r"^(?:hold on|hang on|wait|one sec|one second|just a (?:sec|second|moment|minute))\b"
+    hold_ons=(
+        r"(?:hold on|hang on|wait|one sec|one second|just a (?:sec|second|moment|minute))\b"
         r"(?!.*\d)",
+    ),
+    asides=(
         r"\bwhat was it\b",
         r"\bmy phone is ringing\b",
     ),
