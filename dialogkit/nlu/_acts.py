@@ -341,7 +341,7 @@ def polarity(text: str, language: str = "") -> bool | None:
     return True if _positive_words(language) & set(normal.split()) else None
 
 
-_CLAUSE_EDGES = re.compile(r"[,.!?;:、。，！？；…]+|\s+-+\s+")
+_CLAUSE_EDGES = re.compile(r"[,.!?;:、。，！？；…—–]+|\s+-+\s+")
 """Where one clause of an utterance ends and the next begins."""
 
 

@@ -259,3 +259,11 @@ def test_a_long_run_of_hesitations_is_read_at_once(language: str, said: str) -> 
     started = time.perf_counter()
     assert not is_withdrawal(said, language) and not ends_in_withdrawal(said, language)
     assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["On second thought, I'll pass — sorry for wasting your time.", "I'll pass – thanks anyway"],
+)
+def test_a_dash_ends_a_clause_as_a_comma_does(text: str) -> None:
+    assert is_withdrawal(text, "en")
