@@ -4,9 +4,11 @@ Rules follow the words a scenario lists; a paraphrase with none of them ("I coul
 wink" for an intent whose examples say "I slept badly") leaves them unsure. When they heard
 no intent at all, the utterance is embedded once and compared with the scenario's own
 sentences: each intent's examples and description (for an intent only named in conditions,
-the descriptions of the nodes it leads to), and, for a question intent clearly about one of
-the language pack's common concepts (a price, a deposit, opening hours), that concept's many
-wordings (``adopt_concepts``). An intent scores its best cosine.
+the descriptions of the nodes it leads to); for a question intent clearly about one of the
+language pack's common concepts (a price, a deposit, opening hours), that concept's many
+wordings (``adopt_concepts``); and for the intents of the acts every scenario has (calling
+the request off, asking again, taking leave), the pack's many ways of doing them
+(``give_acts``). An intent scores its best cosine.
 
 Small models rank well but score flat (e5 puts a right match and an unrelated remark both
 near 0.9), so the tier decides only on evidence of two kinds:
@@ -212,9 +214,10 @@ def own_passages(scenario: Scenario) -> list[tuple[str, str]]:
 @lru_cache(maxsize=64)
 def language_passages(language: str) -> tuple[tuple[str, str], ...]:
     """The language's (owner, sentence) pairs: its pack's ``no_intent`` sentences (owner
-    ``@none``) and concept sentences (owner ``@concept:NAME``, until ``adopt_concepts`` gives
-    them to an intent or drops them), the same for every scenario in that language
-    (``EmbeddingTier`` embeds them once)."""
+    ``@none``), concept sentences (owner ``@concept:NAME``, until ``adopt_concepts`` gives
+    them to an intent or drops them) and act sentences (owner ``@act:NAME``, until
+    ``give_acts`` does), the same for every scenario in that language (``EmbeddingTier``
+    embeds them once)."""
     pairs: dict[tuple[str, str], None] = {}
     for sentence in no_intent_sentences(language):
         pairs[(NO_INTENT, sentence)] = None
