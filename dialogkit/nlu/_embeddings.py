@@ -63,6 +63,8 @@ from dialogkit.nlu._acts import (
 )
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._discipline import label_in
+from dialogkit.nlu._kinds import slot_labels
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS, RuleIndex
 from dialogkit.nlu.lang import PACKS, language_code, words
@@ -397,8 +399,20 @@ def leaves_to_rules(request: NLURequest, heard: NLUResult) -> bool:
         )
         or is_aside(text, language)
         or is_small_talk(text, language)
-        or is_meta_remark(text, language)
+        or _remarks_on_asked(request)
     )
+
+
+def _remarks_on_asked(request: NLURequest) -> bool:
+    """Whether the utterance remarks on giving the value the node asks for, naming it ("why
+    do you need my name?", "이름 꼭 말해야 돼요?"). A remark that names no such value ("do I
+    have to show any ID?", "予約は必要ですか") may be a question the scenario answers."""
+    name = request.expected_slot
+    language = request.scenario.language
+    if name is None or name not in request.slots or not is_meta_remark(request.text, language):
+        return False
+    labels = slot_labels(name, request.slots[name], language)
+    return label_in(request.text, labels) is not None
 
 
 def _cosines(query: Vector, vectors: Sequence[Vector]) -> list[float]:

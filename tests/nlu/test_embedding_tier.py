@@ -100,7 +100,7 @@ def scenario(language: str = "en") -> Scenario:
         ("book", "hours", "affirm", "help"),
         {"book": ["I'd like to book a table"], "hours": ["when do you open?"]},
         language,
-        slots={"party": {"type": "number", "kind": "count"}},
+        slots={"party": {"type": "number", "kind": "count", "nouns": ["people"]}},
     )
 
 
@@ -221,7 +221,7 @@ async def test_a_no_is_decided_only_when_it_negates_nothing_itself() -> None:
         ("four of us", NLUResult(entities={"party": 4}), "it answers the node"),
         ("hold on, my phone is ringing", None, "it is said aside"),
         ("nice weather today", None, "it chats"),
-        ("why do you need my name?", None, "it remarks on giving a value"),
+        ("why do you need to know how many people?", None, "it remarks on giving the value"),
     ],
 )
 async def test_turns_the_rules_read_as_no_intent_are_not_embedded(
@@ -472,3 +472,10 @@ async def test_half_an_intents_sentences_with_a_clear_plurality_adopt_a_concept(
     assert set(owners.values()) == {""}
     tier_module.language_digest.cache_clear()
     tier_module.language_passages.cache_clear()
+
+
+async def test_a_remark_that_names_no_value_asked_for_is_judged() -> None:
+    # "do I have to ..." remarks on giving the party size only when it names it.
+    tier = EmbeddingTier(ChosenVectors(chosen() | {"do I have to show ID?": HOURS}))
+    judged = await tier.judge(request("do I have to show ID?", expected_slot="party"), NLUResult())
+    assert judged is not None and (judged.intent, judged.decided) == ("hours", True)
