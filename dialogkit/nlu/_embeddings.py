@@ -43,7 +43,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import mul
@@ -67,7 +67,7 @@ from dialogkit.nlu._discipline import label_in
 from dialogkit.nlu._kinds import slot_labels
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS, RuleIndex
-from dialogkit.nlu.lang import PACKS, language_code, words
+from dialogkit.nlu.lang import PACKS, LanguagePack, language_code, words
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
 
@@ -164,28 +164,29 @@ def no_intent_sentences(language: str) -> tuple[str, ...]:
     return pack.no_intent if pack is not None else words("", lambda p: p.no_intent)
 
 
-def concept_sentences(language: str) -> dict[str, tuple[str, ...]]:
-    """The ``concepts`` of ``language``'s pack; of every pack for a language without one."""
+def _by_name(
+    language: str, pick: Callable[[LanguagePack], dict[str, tuple[str, ...]]]
+) -> dict[str, tuple[str, ...]]:
+    """One by-name field of ``language``'s pack; of every pack, merged, for a language
+    without one."""
     pack = PACKS.get(language_code(language))
     if pack is not None:
-        return pack.concepts
+        return pick(pack)
     merged: dict[str, tuple[str, ...]] = {}
     for other in PACKS.values():
-        for concept, sentences in other.concepts.items():
-            merged[concept] = merged.get(concept, ()) + sentences
+        for name, sentences in pick(other).items():
+            merged[name] = merged.get(name, ()) + sentences
     return merged
+
+
+def concept_sentences(language: str) -> dict[str, tuple[str, ...]]:
+    """The ``concepts`` of ``language``'s pack; of every pack for a language without one."""
+    return _by_name(language, lambda pack: pack.concepts)
 
 
 def act_sentences(language: str) -> dict[str, tuple[str, ...]]:
     """The ``act_concepts`` of ``language``'s pack; of every pack for a language without one."""
-    pack = PACKS.get(language_code(language))
-    if pack is not None:
-        return pack.act_concepts
-    merged: dict[str, tuple[str, ...]] = {}
-    for other in PACKS.values():
-        for act, sentences in other.act_concepts.items():
-            merged[act] = merged.get(act, ()) + sentences
-    return merged
+    return _by_name(language, lambda pack: pack.act_concepts)
 
 
 def own_passages(scenario: Scenario) -> list[tuple[str, str]]:

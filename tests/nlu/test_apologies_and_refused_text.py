@@ -6,22 +6,11 @@ off)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from dialogkit import Engine
-from dialogkit.engine.providers import OfflineRouter
-from tests.helpers import RecordingSkills
 from tests.nlu.reading import analyse
 from tests.nlu.test_pack_fillers import steps, stored
-
-
-@pytest.fixture(scope="module")
-def offline() -> Iterator[Engine]:
-    engine = Engine(router=OfflineRouter(), skills=RecordingSkills())
-    yield engine
-    engine.portal.close()
 
 
 @pytest.mark.parametrize(

@@ -282,15 +282,23 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 
 
-@pytest.fixture
-def concepts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The packs' concepts replaced by ``CONCEPTS`` (the vectors' key forgets the old ones)."""
-    monkeypatch.setattr(tier_module, "concept_sentences", lambda language: CONCEPTS)
+def replaced_pack_sentences(
+    monkeypatch: pytest.MonkeyPatch, reader: str, sentences: dict[str, tuple[str, ...]]
+) -> Iterator[None]:
+    """The packs' sentences that ``reader`` of the tier gives replaced by ``sentences``, for
+    one test (the vectors' key forgets the old ones)."""
+    monkeypatch.setattr(tier_module, reader, lambda language: sentences)
     tier_module.language_digest.cache_clear()
     tier_module.language_passages.cache_clear()
     yield
     tier_module.language_digest.cache_clear()
     tier_module.language_passages.cache_clear()
+
+
+@pytest.fixture
+def concepts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The packs' concepts replaced by ``CONCEPTS``."""
+    yield from replaced_pack_sentences(monkeypatch, "concept_sentences", CONCEPTS)
 
 
 def price_vectors(**examples: Vector) -> dict[str, Vector]:
@@ -385,12 +393,7 @@ ACTS: dict[str, tuple[str, ...]] = {
 @pytest.fixture
 def acts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The packs' act sentences replaced by ``ACTS``."""
-    monkeypatch.setattr(tier_module, "act_sentences", lambda language: ACTS)
-    tier_module.language_digest.cache_clear()
-    tier_module.language_passages.cache_clear()
-    yield
-    tier_module.language_digest.cache_clear()
-    tier_module.language_passages.cache_clear()
+    yield from replaced_pack_sentences(monkeypatch, "act_sentences", ACTS)
 
 
 async def act_owners_and_judgement(graph: Scenario, text: str) -> tuple[dict[str, str], Any]:

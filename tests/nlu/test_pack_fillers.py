@@ -5,15 +5,13 @@ fillers all go; a filler said alone fills nothing; and a value that only begins 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 import pytest
 
 from dialogkit import Engine, Scenario
-from dialogkit.engine.providers import OfflineRouter
-from tests.helpers import ROOT, RecordingSkills, make_graph
+from tests.helpers import ROOT, make_graph
 from tests.nlu.reading import analyse, read_back_scenario
 
 SLOTS: dict[str, Any] = {
@@ -35,13 +33,6 @@ def steps(language: str, slot: str) -> Scenario:
     nodes.append({"id": "end", "description": "End.", "terminal": True})
     graph = make_graph(nodes, entry=f"ask_{slot}", language=language, slots=SLOTS)
     return Scenario.from_dict(graph)
-
-
-@pytest.fixture(scope="module")
-def offline() -> Iterator[Engine]:
-    engine = Engine(router=OfflineRouter(), skills=RecordingSkills())
-    yield engine
-    engine.portal.close()
 
 
 def stored(engine: Engine, language: str, slot: str, text: str) -> Any:
