@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from dialogkit.nlu._acts import is_meta_remark, opener_words
@@ -179,8 +180,15 @@ def _is_interjection(value: str, language: str) -> bool:
     """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm..."), or
     an apology ("ごめんなさい", "sorry")."""
     said = value.strip(" 、,。.!！〜…").lower()
-    openers = (*opener_words(language), *words(language, lambda p: p.apologies))
-    return said in openers or said.strip("ー〜っ") in openers
+    interjections = _interjections(language)
+    return said in interjections or said.strip("ー〜っ") in interjections
+
+
+@lru_cache(maxsize=64)
+def _interjections(language: str) -> frozenset[str]:
+    """The packs' hesitations and apologies, merged once per language (a text value of
+    every turn is checked against them)."""
+    return frozenset((*opener_words(language), *words(language, lambda p: p.apologies)))
 
 
 def _holds_number(value: str) -> bool:

@@ -356,7 +356,7 @@ def _decidable(intent: str, text: str, language: str) -> bool:
     negation: "間違いありません" (no mistake) lands nearest a no, "let me check my calendar"
     nearest a yes. So a yes is never the tier's (every pack lists its yes words for the
     rules), and a no only when the utterance negates nothing itself: "one thing is off" or
-    "한 군데 잘못 들어갔어요" turns a read-back down, while "nothing wrong there" may be a yes
+    "한 군데 잘못 들어갔어요" turns a read-back down, while "there's no mistake" may be a yes
     the vectors cannot tell from a no."""
     if intent == AFFIRM:
         return False
