@@ -423,15 +423,16 @@ def _drop_refused_text(request: NLURequest, entities: dict[str, Any]) -> None:
     (an apology alone, a clause where a name is asked: "ごめんなさい、別の手段で行くことに
     します" names nobody): proposed, it would read as the node's answer, and the tiers above
     would never hear what the utterance says instead."""
-    name = request.expected_slot
-    slot = _asked_slot(request)
-    value = entities.get(name) if name is not None else None
+    name, slot = request.expected_slot, _asked_slot(request)
     if name is None or slot is None or slot.type not in ("text", "pattern"):
         return
-    if isinstance(value, str):
-        language = request.scenario.language
-        if admit(name, slot, value, question=False, asked=True, language=language) is None:
-            del entities[name]
+    value = entities.get(name)
+    language = request.scenario.language
+    if (
+        isinstance(value, str)
+        and admit(name, slot, value, question=False, asked=True, language=language) is None
+    ):
+        del entities[name]
 
 
 def _values_confidence(entities: dict[str, Any], text: str, language: str) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -282,23 +283,24 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def replaced_pack_sentences(
-    monkeypatch: pytest.MonkeyPatch, reader: str, sentences: dict[str, tuple[str, ...]]
-) -> Iterator[None]:
-    """The packs' sentences that ``reader`` of the tier gives replaced by ``sentences``, for
-    one test (the vectors' key forgets the old ones)."""
-    monkeypatch.setattr(tier_module, reader, lambda language: sentences)
-    tier_module.language_digest.cache_clear()
-    tier_module.language_passages.cache_clear()
-    yield
+@contextmanager
+def replaced_pack_sentences(reader: str, sentences: dict[str, tuple[str, ...]]) -> Iterator[None]:
+    """The packs' sentences that ``reader`` of the tier gives replaced by ``sentences``
+    inside the block (the vectors' key forgets the old ones, and the new ones after it)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tier_module, reader, lambda language: sentences)
+        tier_module.language_digest.cache_clear()
+        tier_module.language_passages.cache_clear()
+        yield
     tier_module.language_digest.cache_clear()
     tier_module.language_passages.cache_clear()
 
 
 @pytest.fixture
-def concepts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def concepts() -> Iterator[None]:
     """The packs' concepts replaced by ``CONCEPTS``."""
-    yield from replaced_pack_sentences(monkeypatch, "concept_sentences", CONCEPTS)
+    with replaced_pack_sentences("concept_sentences", CONCEPTS):
+        yield
 
 
 def price_vectors(**examples: Vector) -> dict[str, Vector]:
@@ -391,9 +393,10 @@ ACTS: dict[str, tuple[str, ...]] = {
 
 
 @pytest.fixture
-def acts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def acts() -> Iterator[None]:
     """The packs' act sentences replaced by ``ACTS``."""
-    yield from replaced_pack_sentences(monkeypatch, "act_sentences", ACTS)
+    with replaced_pack_sentences("act_sentences", ACTS):
+        yield
 
 
 async def act_owners_and_judgement(graph: Scenario, text: str) -> tuple[dict[str, str], Any]:
@@ -455,26 +458,20 @@ async def test_a_question_that_only_asks_about_a_value_is_judged() -> None:
     assert offered is None
 
 
-async def test_half_an_intents_sentences_with_a_clear_plurality_adopt_a_concept(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_half_an_intents_sentences_with_a_clear_plurality_adopt_a_concept() -> None:
     # Two of four sentences near the price wordings, one near parking, one near opening
     # hours: half, and more than any other concept. Two against two adopts nothing.
     hours_sentence, hours_way = "until when are you open?", YES
     three = CONCEPTS | {"opening_hours": (hours_sentence,)}
-    monkeypatch.setattr(tier_module, "concept_sentences", lambda language: three)
-    tier_module.language_digest.cache_clear()
-    tier_module.language_passages.cache_clear()
     examples = ["how much?", "what's the fee?", "where do I park to pay?", "open late to pay?"]
     split = {examples[0]: OFF_PRICE, examples[1]: OFF_PRICE, examples[2]: PARKING}
     plural = price_vectors(**split, **{examples[3]: hours_way, hours_sentence: hours_way})
-    owners, _ = await owners_and_judgement(priced(("fees", examples)), plural, "is it pricey?")
-    assert set(owners.values()) == {"fees"}
     tied = plural | {examples[1]: PARKING}
-    owners, _ = await owners_and_judgement(priced(("fees", examples)), tied, "is it pricey?")
-    assert set(owners.values()) == {""}
-    tier_module.language_digest.cache_clear()
-    tier_module.language_passages.cache_clear()
+    with replaced_pack_sentences("concept_sentences", three):
+        owners, _ = await owners_and_judgement(priced(("fees", examples)), plural, "pricey?")
+        assert set(owners.values()) == {"fees"}
+        owners, _ = await owners_and_judgement(priced(("fees", examples)), tied, "pricey?")
+        assert set(owners.values()) == {""}
 
 
 async def test_a_remark_that_names_no_value_asked_for_is_judged() -> None:

@@ -186,7 +186,7 @@ class LanguagePack:
     """Many ways of doing the acts any scenario may have, as plain sentences by act:
     ``withdraw`` (calling the whole request off), ``repeat`` (asking to hear it again),
     ``goodbye`` (taking leave). The embedding tier gives each to the intent the rules find
-    for the act (``dialogkit.nlu._embeddings.ACT_OWNERS``), whatever the scenario calls it."""
+    for the act (``dialogkit.nlu._embeddings.act_owners``), whatever the scenario calls it."""
     asks_to_act: tuple[str, ...] = ()
     """Patterns of a question that asks the listener to do something ("could you book me a
     table?", "예약해 주실 수 있나요?", "手配してもらえますか"), as opposed to one that asks
