@@ -275,23 +275,34 @@ def is_aside(text: str, language: str = "") -> bool:
     hold-on that goes on to ask, request or call the request off is said to the bot ("hang
     on, what's all that going to cost?", "ちょっと待って、今回は無しで")."""
     aside = pattern(language, "asides", lambda p: p.asides)
-    hold_on = pattern(language, "hold_ons", lambda p: p.hold_ons)
     said = normalize(text)
     opener = _consume(said, opener_words(language))
     readings = (said, opener[1] if opener is not None else said)
     if any(aside.search(reading) is not None for reading in readings):
         return True
-    for reading in readings:
+    rest = held_on(text, language)
+    if rest is None:
+        return False
+    return not rest or not (
+        is_question(text, language)
+        or asks_to_act(rest, language)
+        or is_withdrawal(rest, language)
+        or ends_in_withdrawal(rest, language)
+    )
+
+
+def held_on(text: str, language: str = "") -> str | None:
+    """What follows a hold-on that opens the utterance, normalised ("hold on, we decided to
+    go elsewhere" -> "we decided to go elsewhere"; "" for a hold-on alone); None when it
+    opens with none. Read apart because the rest alone says whether it was said aside."""
+    hold_on = pattern(language, "hold_ons", lambda p: p.hold_ons)
+    said = normalize(text)
+    opener = _consume(said, opener_words(language))
+    for reading in (said, opener[1] if opener is not None else said):
         found = hold_on.match(reading)
         if found is not None:
-            rest = reading[found.end() :].strip()
-            return not rest or not (
-                is_question(text, language)
-                or asks_to_act(rest, language)
-                or is_withdrawal(rest, language)
-                or ends_in_withdrawal(rest, language)
-            )
-    return False
+            return reading[found.end() :].strip()
+    return None
 
 
 def is_not_knowing(text: str, language: str = "") -> bool:

@@ -54,6 +54,7 @@ from dialogkit.logsafe import escape
 from dialogkit.nlu._acts import (
     asks_about_values,
     asks_to_act,
+    held_on,
     is_aside,
     is_meta_remark,
     is_negated,
@@ -398,10 +399,19 @@ def leaves_to_rules(request: NLURequest, heard: NLUResult) -> bool:
             and request.expected_slot in heard.entities
             and not asks_about_values(text, language)
         )
-        or is_aside(text, language)
+        or (is_aside(text, language) and not _says_more_after_holding_on(text, language))
         or is_small_talk(text, language)
         or _remarks_on_asked(request)
     )
+
+
+def _says_more_after_holding_on(text: str, language: str) -> bool:
+    """Whether a hold-on goes on to say something that is not itself aside ("잠깐만요, 그냥
+    다른 안경점 가기로 했어요"): never a value, yet perhaps a withdrawal or a question in the
+    scenario's own terms, which the rules cannot tell from "hold on, the kids just got home";
+    the tier can, against the language's small talk."""
+    rest = held_on(text, language)
+    return bool(rest) and not is_aside(rest, language)
 
 
 def _remarks_on_asked(request: NLURequest) -> bool:

@@ -474,6 +474,17 @@ async def test_half_an_intents_sentences_with_a_clear_plurality_adopt_a_concept(
         assert set(owners.values()) == {""}
 
 
+async def test_a_hold_on_that_goes_on_to_say_something_is_judged() -> None:
+    # The rules cannot tell "hold on, we're going elsewhere" from "hold on, the kids are
+    # home"; the tier weighs it against small talk. A hold-on alone or with an aside is not.
+    text = "hold on, we found a place nearer home"
+    tier = EmbeddingTier(ChosenVectors(chosen() | {text: HOURS}))
+    judged = await tier.judge(request(text, expected_slot="party"), NLUResult())
+    assert judged is not None and judged.intent == "hours"
+    for aside in ("hold on", "hold on, my phone is ringing", "hang on, let me check my notes"):
+        assert await tier.judge(request(aside, expected_slot="party"), NLUResult()) is None
+
+
 async def test_a_remark_that_names_no_value_asked_for_is_judged() -> None:
     # "do I have to ..." remarks on giving the party size only when it names it.
     tier = EmbeddingTier(ChosenVectors(chosen() | {"do I have to show ID?": HOURS}))

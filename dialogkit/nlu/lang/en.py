@@ -1030,6 +1030,8 @@ PACK: Final = LanguagePack(
     asides=(
         r"\bwhat was it\b",
         r"\bmy phone is ringing\b",
+        r"\b(?:let me|lemme|i'?ll just|gotta)\s+(?:check|look up|find|grab|dig out)\b",
+        r"\b(?:checking|looking through|digging (?:out|through))\s+(?:my|the)\b",
     ),
     small_talk=(
         r"\b(?:weather|sunny|rainy|raining|snowing|cloudy|windy|chilly|freezing|so hot|so cold|"
