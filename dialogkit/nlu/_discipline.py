@@ -177,8 +177,8 @@ def is_clause(value: str, language: str = "") -> bool:
 
 
 def _is_interjection(value: str, language: str) -> bool:
-    """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm..."), or
-    an apology ("ごめんなさい", "sorry")."""
+    """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm..."), an
+    apology ("ごめんなさい", "sorry") or a discourse marker ("on second thought")."""
     said = value.strip(" 、,。.!！〜…").lower()
     interjections = _interjections(language)
     return said in interjections or said.strip("ー〜っ") in interjections
@@ -186,9 +186,15 @@ def _is_interjection(value: str, language: str) -> bool:
 
 @lru_cache(maxsize=64)
 def _interjections(language: str) -> frozenset[str]:
-    """The packs' hesitations and apologies, merged once per language (a text value of
-    every turn is checked against them)."""
-    return frozenset((*opener_words(language), *words(language, lambda p: p.apologies)))
+    """The packs' hesitations, apologies and discourse markers, merged once per language (a
+    text value of every turn is checked against them)."""
+    return frozenset(
+        (
+            *opener_words(language),
+            *words(language, lambda p: p.apologies),
+            *words(language, lambda p: p.discourse_markers),
+        )
+    )
 
 
 def _holds_number(value: str) -> bool:

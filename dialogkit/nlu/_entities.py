@@ -394,18 +394,19 @@ _CLAUSE_BREAK: Final = re.compile(r"\s*[,;、。，]\s*")
 
 @lru_cache(maxsize=1)
 def _lead_in() -> re.Pattern[str]:
-    """Hesitations, apologies, greetings and a plain yes that may open an answer ("um, ...",
-    "네 안녕하세요 ...", "ごめんなさい、..."), each followed by a pause: never part of the
-    value (compiled once from every pack)."""
+    """Hesitations, apologies, discourse markers, greetings and a plain yes that may open an
+    answer ("um, ...", "네 안녕하세요 ...", "ごめんなさい、...", "you know what, ..."), each
+    followed by a pause: never part of the value (compiled once from every pack)."""
     said = (
         *words("", lambda p: p.openers),
         *words("", lambda p: p.apologies),
+        *words("", lambda p: p.discourse_markers),
         *words("", lambda p: p.lead_words.get("affirm", ())),
         *words("", lambda p: p.intents.get("greet", ((), ()))[0]),
         *words("", lambda p: p.intents.get("greet", ((), ()))[1]),
     )
     alternatives = "|".join(re.escape(w) for w in sorted(set(said), key=len, reverse=True))
-    return re.compile(rf"^(?:(?:{alternatives})(?:\s*[,.…!~、。]+\s*|\s+))+", re.IGNORECASE)
+    return re.compile(rf"^(?:(?:{alternatives})(?:\s*[,.…!?~、。，！？]+\s*|\s+))+", re.IGNORECASE)
 
 
 def without_lead_in(text: str) -> str:
@@ -441,7 +442,7 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     cleaned = _TRAILING.sub("", without_lead_in(text.strip()))
     if cleaned and slot_kind(name, slot) == "person_name":
         clauses = _CLAUSE_BREAK.split(cleaned)
-        for said in dict.fromkeys((text, cleaned, *(clauses if len(clauses) > 1 else ()))):
+        for said in dict.fromkeys((cleaned, text, *(clauses if len(clauses) > 1 else ()))):
             found = _framed_name(said)
             if found is not None:
                 return found or INVALID

@@ -77,6 +77,10 @@ class LanguagePack:
     apologies: tuple[str, ...] = ()
     """Apologies an answer may open with ("sorry, ...", "죄송한데요, ...", "ごめんなさい、..."):
     never part of a value, and no value alone (as written, compared in lower case)."""
+    discourse_markers: tuple[str, ...] = ()
+    """Markers an utterance may open with to frame what follows ("you know what, ...",
+    "솔직히, ...", "そういえば、..."): never part of a value, and no value alone, like the
+    hesitations (as written, compared in lower case)."""
     positive_words: tuple[str, ...] = ()
     """Standalone words that say yes."""
     negation: tuple[str, ...] = ()
