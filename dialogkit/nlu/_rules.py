@@ -610,14 +610,19 @@ class RuleNLU:
         utterance = Utterance.of(text, request.scenario.language)
         index = request.scenario.derived(RuleIndex)
         said = index.exact.get(utterance.lowered)
-        if said is not None and request.intents.get(said) is index.intents[said]:
+        exact = said is not None and request.intents.get(said) is index.intents[said]
+        if exact:
             intent, confidence = said, 1.0
         else:
             asking = utterance.asking
             intent, confidence = self._best(request, index, utterance, asking=asking)
         act = leading_act(text)
-        if act is not None and act.act in request.intents and act.score > confidence:
-            intent, confidence = act.act, act.score
+        # A yes or no said with nothing but politeness is that answer, whatever courtesy the
+        # politeness holds ("はい、お願いします、ありがとう" is a yes, not a thank-you), unless
+        # the scenario gives those very words as an example of the courtesy.
+        courtesy = act is not None and act.whole and intent in SOCIAL_INTENTS and not exact
+        if act is not None and act.act in request.intents and (act.score > confidence or courtesy):
+            intent, confidence = act.act, max(act.score, confidence)
         if intent == "thanks" and "goodbye" in request.intents:
             # A thank-you that also takes leave ("thanks, bye") is a closing.
             goodbye = _matcher(index, "goodbye", request.intents["goodbye"])

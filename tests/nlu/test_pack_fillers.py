@@ -217,6 +217,29 @@ def test_a_yes_after_a_filler_is_still_a_yes(language: str, said: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("language", "said", "intent"),
+    [
+        ("ja", "はい、お願いします、ありがとう", "affirm"),
+        ("ja", "はい、ありがとうございます", "affirm"),
+        ("ja", "いいえ、ありがとう", "deny"),
+        ("ko", "네, 감사합니다", "affirm"),
+        ("en", "yes please, thanks", "affirm"),
+        ("ja", "ありがとう", "thanks"),
+    ],
+)
+def test_a_yes_or_no_said_with_thanks_is_the_answer(language: str, said: str, intent: str) -> None:
+    scenario = read_back_scenario(language, QUESTIONS[language])
+    assert analyse(scenario, "confirm", said, None, dict(FILLED)).intent == intent
+
+
+def test_an_authors_own_example_of_thanks_stays_thanks() -> None:
+    document = read_back_scenario("ja", QUESTIONS["ja"]).document.model_dump(mode="json")
+    document["intents"] = {"thanks": {"examples": ["はい、ありがとう"]}}
+    scenario = Scenario.from_dict(document)
+    assert analyse(scenario, "confirm", "はい、ありがとう", None, dict(FILLED)).intent == "thanks"
+
+
+@pytest.mark.parametrize(
     ("language", "said"),
     [
         ("ja", "そうですね、高橋美咲です"),
