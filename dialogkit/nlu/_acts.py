@@ -361,6 +361,15 @@ def _clauses(text: str) -> list[str]:
     return [said for clause in _CLAUSE_EDGES.split(text) if (said := normalize(clause).strip())]
 
 
+def said_apart(text: str) -> bool:
+    """Whether the utterance's first clause is nothing but a yes or a no ("No, could you
+    make it 4?", "いいえ、…"): said apart, it answers; run on into the question ("no loaner
+    car?", "no way to do it cheaper?") it is part of what is asked."""
+    clauses = _clauses(text)
+    act = leading_act(clauses[0]) if clauses else None
+    return act is not None and act.whole
+
+
 def _spaced(word: str) -> str:
     """``word`` as a pattern in which a space may be left out ("안할래요")."""
     return r"\s*".join(re.escape(part) for part in word.split())

@@ -29,6 +29,7 @@ from dialogkit.nlu._acts import (
     is_withdrawal,
     leading_act,
     only_hesitates,
+    said_apart,
     says_nothing,
 )
 from dialogkit.nlu._base import NLURequest
@@ -617,6 +618,9 @@ class RuleNLU:
             asking = utterance.asking
             intent, confidence = self._best(request, index, utterance, asking=asking)
         act = leading_act(text)
+        question = is_question(text, request.scenario.language)
+        if act is not None and question and not act.whole and not said_apart(text):
+            act = None
         # A yes or no said with nothing but politeness is that answer, whatever courtesy the
         # politeness holds ("はい、お願いします、ありがとう" is a yes, not a thank-you), unless
         # the scenario gives those very words as an example of the courtesy.
@@ -660,7 +664,6 @@ class RuleNLU:
             intent, confidence = None, 0.0
         if confidence <= INTENT_THRESHOLD:
             intent = None
-        question = is_question(text, request.scenario.language)
         not_an_answer = (
             question
             or is_aside(text, request.scenario.language)
@@ -744,7 +747,11 @@ class RuleNLU:
         intent, confidence = None, 0.0
         declared: tuple[str | None, float] = (None, 0.0)
         for name, matcher in self._matchers(request, index):
-            if asking and matcher.action and name not in ANSWERED_BY_QUESTIONS:
+            # A question is no action, and no "no" for the negation it holds ("주말엔 안
+            # 하세요?", "can't I pay by card?"); a no said apart before it is read above.
+            if asking and (
+                name == "deny" or (matcher.action and name not in ANSWERED_BY_QUESTIONS)
+            ):
                 continue
             score = matcher.score(utterance)
             if score > confidence:
