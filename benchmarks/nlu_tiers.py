@@ -16,7 +16,12 @@ Two kinds of cases:
   ``benchmarks/paraphrases/fresh`` was written after those, blind to the language packs
   too, and is reported apart again; its misses in turn guided turn 6's changes, so
   ``benchmarks/paraphrases/fresh2`` (three other scenarios) was written blind during turn
-  6, before its last changes, and is reported apart as well.
+  6, before its last changes, and is reported apart as well. ``benchmarks/paraphrases/fresh3``
+  goes further: three helpers each wrote a new scenario graph (``fresh3/graphs``: a
+  plumber's visit in English, a laundry pick-up in Korean, a rental car in Japanese) as an
+  author would, from the scenario format alone, then its cases, blind to the packs; its
+  ``value:`` cases answer the node's slot the way people talk (fillers, a lead-in, a
+  correction) and expect the stored value.
 
 Configurations:
 
@@ -72,7 +77,8 @@ PARAPHRASES = ROOT / "benchmarks" / "paraphrases"
 UNSEEN = PARAPHRASES / "unseen"
 FRESH = PARAPHRASES / "fresh"
 FRESH2 = PARAPHRASES / "fresh2"
-HELD_OUT: dict[Path, str] = {UNSEEN: "unseen", FRESH: "fresh", FRESH2: "fresh2"}
+FRESH3 = PARAPHRASES / "fresh3"
+HELD_OUT: dict[Path, str] = {UNSEEN: "unseen", FRESH: "fresh", FRESH2: "fresh2", FRESH3: "fresh3"}
 """Sets never used to choose anything, by the name of their kinds' columns."""
 CASE_FILES = [
     *sorted((ROOT / "scenarios" / "tests").glob("*.natural.json")),
@@ -81,8 +87,9 @@ CASE_FILES = [
     *sorted(UNSEEN.glob("*.json")),
     *sorted(FRESH.glob("*.json")),
     *sorted(FRESH2.glob("*.json")),
+    *sorted(FRESH3.glob("*.json")),
 ]
-PARAPHRASE_KINDS = ("plain", "hard", "none")
+PARAPHRASE_KINDS = ("plain", "hard", "none", "value")
 KINDS = (
     "natural",
     *PARAPHRASE_KINDS,
@@ -188,15 +195,17 @@ def _against(run: Run, base: Run) -> tuple[list[TurnResult], list[TurnResult]]:
 
 def report(runs: list[Run], diagnose: bool) -> None:
     base = runs[0]
-    kinds = " | ".join(f"{name}: plain | hard | none" for name in HELD_OUT.values())
+    # Only the kinds some case has: most sets have no ``value:`` cases.
+    shown = [kind for kind in KINDS if any(t.counted and t.kind == kind for t in base.turns)]
     print(
-        f"| configuration | natural turns | paraphrases: plain | hard | none | {kinds} | all "
-        "| p50 ms | p50 rules alone ms | p50 tier asked ms |"
+        "| configuration | "
+        + " | ".join(shown)
+        + " | all | p50 ms | p50 rules alone ms | p50 tier asked ms |"
     )
-    print("|" + " --- |" * (len(KINDS) + 5))
+    print("|" + " --- |" * (len(shown) + 5))
     for run in runs:
         cells = []
-        for kind in KINDS:
+        for kind in shown:
             turns = [t for t in run.turns if t.counted and t.kind == kind]
             cells.append(f"{sum(t.right for t in turns)}/{len(turns)}")
         counted = [t for t in run.turns if t.counted]
@@ -292,9 +301,9 @@ async def sweep(model: str, settings: Settings, base: Run, files: list[Path]) ->
     print(f"{model}: now {current}")
     print("| floor | margin | answer lead | chat lead | gained | lost | decided |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for lost, gained, decided, values in sorted(rows)[:12]:
+    for lost_count, minus_gained, decided, values in sorted(rows)[:12]:
         cells = " | ".join(f"{v:.3f}" for v in values)
-        print(f"| {cells} | {-gained} | {lost} | {decided} |")
+        print(f"| {cells} | {-minus_gained} | {lost_count} | {decided} |")
     print()
 
 
