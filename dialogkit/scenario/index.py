@@ -63,6 +63,14 @@ class ScenarioIndex:
                 targets = self.named_intents.setdefault(name, [])
                 if transition.target and transition.target not in targets:
                     targets.append(transition.target)
+        terminal = {node.id for node in document.graph.nodes if node.terminal}
+        self.ending_intents: frozenset[str] = frozenset(
+            name
+            for name, targets in self.named_intents.items()
+            if targets and all(target in terminal for target in targets)
+        )
+        """Intents every transition of which ends the conversation (a cancel, a goodbye, a
+        final yes): a wrong one cannot be taken back by the next turn."""
         self.intents: dict[str, Intent] = self._intents()
         """Every intent the scenario can produce (shared: never mutate)."""
         global_names, global_any = _intents_of(global_transitions)

@@ -490,3 +490,52 @@ async def test_a_remark_that_names_no_value_asked_for_is_judged() -> None:
     tier = EmbeddingTier(ChosenVectors(chosen() | {"do I have to show ID?": HOURS}))
     judged = await tier.judge(request("do I have to show ID?", expected_slot="party"), NLUResult())
     assert judged is not None and (judged.intent, judged.decided) == ("hours", True)
+
+
+def cancel_or_book() -> Scenario:
+    """Booking moves on to the party size; cancelling ends the conversation."""
+    on = [("book", "ask_party"), ("cancel", "cancelled")]
+    return Scenario.from_dict(
+        make_graph(
+            [
+                {
+                    "id": "start",
+                    "description": "Ask what the guest needs.",
+                    "wait_for_input": True,
+                    "next_nodes": [
+                        {
+                            "condition": {"field": "nlu.intent", "operator": "equals", "value": i},
+                            "target": target,
+                        }
+                        for i, target in on
+                    ],
+                },
+                {"id": "ask_party", "description": "Ask how many.", "default_next": "done"},
+                {"id": "done", "terminal": True},
+                {"id": "cancelled", "terminal": True},
+            ],
+            intents={"book": {"examples": ["a table"]}, "cancel": {"examples": ["call it off"]}},
+        )
+    )
+
+
+async def test_ending_the_conversation_takes_twice_the_lead() -> None:
+    # The same lead (0.07 over the runner-up, calibrated margin 0.05) takes the booking,
+    # which the next turn could still undo, but not the cancel, which no turn can.
+    graph = cancel_or_book()
+    assert graph.index.ending_intents == {"cancel"}
+    nearest, next_nearest = toward(BOOK, ANSWER, 0.2), toward(BOOK, HOURS, 0.45)
+    text = "we would rather not, I think"
+    for intent, rival, decided in (("cancel", "a table", False), ("book", "call it off", True)):
+        own = "call it off" if intent == "cancel" else "a table"
+        vectors = chosen() | {own: nearest, rival: next_nearest, text: BOOK}
+        tier = EmbeddingTier(ChosenVectors(vectors))
+        got = NLURequest(
+            scenario=graph,
+            node=graph.node("start"),
+            text=text,
+            intents=graph.index.intents,
+            slots={},
+        )
+        judged = await tier.judge(got, NLUResult())
+        assert judged is not None and (judged.intent, judged.decided) == (intent, decided)
