@@ -178,7 +178,8 @@ def is_clause(value: str, language: str = "") -> bool:
 
 def _is_interjection(value: str, language: str) -> bool:
     """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm..."), an
-    apology ("ごめんなさい", "sorry") or a discourse marker ("on second thought")."""
+    apology ("ごめんなさい", "sorry"), a discourse marker ("on second thought") or a
+    courtesy ("thanks", "감사합니다"; "Maria Gonzalez, thanks" names no "thanks")."""
     said = value.strip(" 、,。.!！〜…").lower()
     interjections = _interjections(language)
     return said in interjections or said.strip("ー〜っ") in interjections
@@ -186,13 +187,16 @@ def _is_interjection(value: str, language: str) -> bool:
 
 @lru_cache(maxsize=64)
 def _interjections(language: str) -> frozenset[str]:
-    """The packs' hesitations, apologies and discourse markers, merged once per language (a
-    text value of every turn is checked against them)."""
+    """The packs' hesitations, apologies, discourse markers and courtesies (their examples
+    of thanks and greetings), merged once per language (a text value of every turn is
+    checked against them)."""
     return frozenset(
         (
             *opener_words(language),
             *words(language, lambda p: p.apologies),
             *words(language, lambda p: p.discourse_markers),
+            *(e.lower() for e in words(language, lambda p: p.intents.get("thanks", ((),))[0])),
+            *(e.lower() for e in words(language, lambda p: p.intents.get("greet", ((),))[0])),
         )
     )
 

@@ -1006,13 +1006,14 @@ PACK: Final = LanguagePack(
     },
     name_frames=(
         r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:"
-        r"(?:(?:please\s+)?(?:put|book|reserve|make|have)\s+(?:it|that|this|the\s+\w+|us|me)\s+)?under"
+        r"(?:(?:(?:you|we)\s+(?:can|could)\s+|just\s+)?(?:please\s+)?"
+        r"(?:put|book|reserve|make|have)\s+(?:it|that|this|the\s+\w+|us|me)\s+)?under"
         r"(?:\s+the\s+name(?:\s+of)?)?|(?:it|(?:my|the)\s+name)\s+(?:should|will|would|must)\s+be|"
         r"(?:change|switch|correct|fix)\s+(?:the|my)\s+name\s+to|(?:my|the)\s+name\s+is\s+actually|"
         r"(?:it\s*'?s|it\s+is)\s+(?:under|for)|"
         r"(?:my|the)\s+name\s+is|it\s*'?s\b|it\s+is\b|i\s*'?m\b|"
         r"i\s+am\b|this\s+is\b|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me\b)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
-        r"\s*(?:please|thanks|thank\s+you)?[\s.!]*$",
+        r"[\s,]*(?:please|thanks|thank\s+you)?[\s.!]*$",
     ),
     no_intent=(
         "nice weather today",
