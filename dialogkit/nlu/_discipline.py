@@ -30,7 +30,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from dialogkit.nlu._acts import is_meta_remark, opener_words
+from dialogkit.nlu._acts import is_meta_remark, is_negated, opener_words
 from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
 from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu._numbers import find_quantities
@@ -80,11 +80,23 @@ def own_phrases(persona: str, held: Iterable[Mapping[str, Any]], slot: str = "")
     return (persona, *values)
 
 
-def said_wrong(text: str, slots: Mapping[str, Slot], language: str = "") -> list[str]:
+def said_wrong(
+    text: str, slots: Mapping[str, Slot], language: str = "", *, changes: bool = False
+) -> list[str]:
     """The slots an utterance says are wrong by naming them ("no, the name is wrong", "전화번호가
-    틀렸어요", "名前が違います"): each is to be cleared and asked again. A slot is named by
-    its declared nouns or its kind's label words."""
-    if not pattern(language, "wrong", lambda p: p.wrong).search(normalize(text)):
+    틀렸어요", "名前が違います"), or with ``changes`` asks to change ("수거 시간을 좀 바꾸고
+    싶어요", "名前のところ、修正をお願いしたい"; not "no need to change the name"): each is to
+    be cleared and asked again. A slot is named by its declared nouns or its kind's label
+    words."""
+    said = normalize(text)
+    wrong = pattern(language, "wrong", lambda p: p.wrong).search(said) is not None
+    change = (
+        changes
+        and pattern(language, "change_requests", lambda p: p.change_requests).search(said)
+        is not None
+        and not is_negated(text, language)
+    )
+    if not (wrong or change):
         return []
     return [
         name for name, slot in slots.items() if label_in(text, slot_labels(name, slot, language))

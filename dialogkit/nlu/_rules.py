@@ -41,6 +41,7 @@ from dialogkit.nlu._discipline import (
     is_self_reference,
     label_in,
     own_phrases,
+    said_wrong,
 )
 from dialogkit.nlu._entities import (
     INVALID,
@@ -597,6 +598,32 @@ def _renamed(request: NLURequest, name: str, slot: Slot, text: str) -> bool:
     return isinstance(value, str) and label_in(value, labels) is None
 
 
+def _changer(
+    request: NLURequest, text: str, heard: str | None, entities: dict[str, Any]
+) -> str | None:
+    """The scenario's own intent for changing the one slot the utterance says is wrong or
+    asks to change ("수거 시간을 좀 바꾸고 싶어요" -> the intent whose transition clears the
+    pick-up time, ``ScenarioIndex.changers``), when the rules heard no intent, a no, or the
+    intent that changes another slot; None when no single such intent is usable here, or
+    when the utterance gives the new value ("이름을 김민준으로 바꿔 주세요" is the value)."""
+    index = request.scenario.index
+    usable = index.node(request.node.id).intents
+    by_slot = {
+        slot: found
+        for slot, names in index.changers.items()
+        if (found := (names if usable is None else names & usable) & request.intents.keys())
+    }
+    if not by_slot or (
+        heard not in (None, "deny") and not any(heard in n for n in by_slot.values())
+    ):
+        return None
+    slots = {name: slot for name in by_slot if (slot := request.scenario.slot(name)) is not None}
+    named = said_wrong(text, slots, request.scenario.language, changes=True)
+    if len(named) != 1 or named[0] in entities or len(by_slot[named[0]]) != 1:
+        return None
+    return next(iter(by_slot[named[0]]))
+
+
 class RuleNLU:
     """Deterministic NLU from the scenario's own declarations."""
 
@@ -706,6 +733,9 @@ class RuleNLU:
                 entities[name] = value
         entities.update(_ranges(request, content, frame))
         _drop_refused_text(request, entities)
+        changer = _changer(request, text, intent, entities)
+        if changer is not None:
+            intent, confidence = changer, max(confidence, KEYWORD_SCORE)
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
         corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
         # A yes that goes on to change a value ("네 근데 시간은 4시로 해 주세요", "yes, but

@@ -55,6 +55,7 @@ class ScenarioIndex:
         global_transitions = document.graph.global_transitions
         self.named_intents: dict[str, list[str]] = {}
         """Every intent named in a condition -> the nodes its transitions lead to."""
+        changers: dict[str, set[str]] = {}
         for transition in [
             *global_transitions,
             *(t for node in document.graph.nodes for t in node.next_nodes),
@@ -63,6 +64,13 @@ class ScenarioIndex:
                 targets = self.named_intents.setdefault(name, [])
                 if transition.target and transition.target not in targets:
                     targets.append(transition.target)
+                for slot in transition.clear_slots:
+                    changers.setdefault(slot, set()).add(name)
+        self.changers: dict[str, frozenset[str]] = {
+            slot: frozenset(names) for slot, names in changers.items()
+        }
+        """Slot -> the intents a transition that clears it names: what the scenario means by
+        "change the time" (``change_time`` clearing ``visit_time``), whatever its name."""
         terminal = {node.id for node in document.graph.nodes if node.terminal}
         self.ending_intents: frozenset[str] = frozenset(
             name

@@ -74,7 +74,7 @@ def choose_move(
     slots = {**state.slots, **accepted} if accepted else state.slots
     move = match(scenario, scenario.document.graph.global_transitions, scope(slots))
     if move is None:
-        again = ask_again(scenario, node, turn_input.text, slots, accepted)
+        again = ask_again(scenario, node, turn_input.text, slots, accepted, nlu)
         if again is not None:
             return again
         more = accepted_now(slots, False)
@@ -100,19 +100,26 @@ def ask_again(
     text: str,
     slots: Mapping[str, Any],
     accepted: Mapping[str, Any],
+    nlu: NLUResult,
 ) -> Choice | None:
     """At a read-back (a node that accepts a slot it does not collect), "the name is wrong"
-    without a new name clears that slot and goes to the node that asks for it; every other
-    slot keeps its value, so the nodes in between pass on and the read-back comes again."""
+    without a new name (none accepted, none heard) clears that slot and goes to the node
+    that asks for it; every other slot keeps its value, so the nodes in between pass on and
+    the read-back comes again.
+    So does "I'd like to change the time", unless the NLU heard one of the node's own
+    intents other than a no (the scenario's own "change the time" decides where it goes)."""
+    own = scenario.index.node(node.id).own_intents
+    changes = nlu.intent is None or nlu.intent == "deny" or nlu.intent not in own
     readable = {
         name: slot
         for name in node.accept_slots
         if name not in node.collect_slots
         and name not in accepted
+        and name not in nlu.entities
         and slots.get(name) not in (None, "")
         and (slot := scenario.slot(name)) is not None
     }
-    for name in said_wrong(text, readable, scenario.language):
+    for name in said_wrong(text, readable, scenario.language, changes=changes):
         collector = next((n for n in scenario.nodes if name in n.collect_slots), None)
         if collector is not None:
             return Choice(Move("goto", collector.id), {**accepted, name: None})

@@ -230,6 +230,10 @@ class LanguagePack:
     """Patterns of an address's place units ("강남구", "丁目", "street")."""
     wrong: tuple[str, ...] = ()
     """Patterns that say a named value is wrong ("is wrong", "틀렸", "違います")."""
+    change_requests: tuple[str, ...] = ()
+    """Patterns that ask to change a named value ("change the time", "시간을 바꾸고 싶어요",
+    "名前の修正をお願いします"); a negated one ("no need to change the name") asks nothing
+    (normalised text)."""
 
 
 def _registered() -> dict[str, LanguagePack]:

@@ -1,0 +1,118 @@
+"""Asking to change a value the read-back names ("수거 시간을 좀 바꾸고 싶어요", "名前のところ、
+修正をお願いしたい", "can I change the name?") is the scenario's own intent for changing
+that slot, whatever its name: the one whose transition clears the slot. Without such an
+intent, the read-back clears the slot and asks it again, as for "the name is wrong". A new
+value said with it is the value; a negated change asks nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dialogkit import Engine, Scenario
+from tests.helpers import make_graph
+from tests.nlu.reading import analyse
+
+PROMPTS = {
+    "en": ("What time?", "Your name?"),
+    "ko": ("몇 시로 할까요?", "성함이 어떻게 되세요?"),
+    "ja": ("何時にしますか？", "お名前は？"),
+}
+FILLED: dict[str, Any] = {"time": "15:00", "name": "Kim"}
+
+
+def read_back(language: str, *, own_changes: bool) -> Scenario:
+    """A time step, a name step and a read-back; with ``own_changes`` the read-back has the
+    author's own intents for changing each, named as an author might."""
+    on: list[dict[str, Any]] = [
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
+            "target": "end",
+        },
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"},
+            "target": "fix",
+        },
+    ]
+    intents: dict[str, Any] = {}
+    if own_changes:
+        for intent, slot, target in (
+            ("other_hour", "time", "ask_time"),
+            ("rename", "name", "ask_name"),
+        ):
+            on.insert(
+                0,
+                {
+                    "condition": {"field": "nlu.intent", "operator": "equals", "value": intent},
+                    "target": target,
+                    "clear_slots": [slot],
+                },
+            )
+            intents[intent] = {"examples": [f"{intent} please"]}
+    nodes = [
+        {"id": "ask_time", "collect_slots": ["time"], "default_next": "ask_name"},
+        {"id": "ask_name", "collect_slots": ["name"], "default_next": "confirm"},
+        {"id": "confirm", "accept_slots": ["time", "name"], "next_nodes": on},
+        {"id": "fix", "description": "Ask what to change.", "default_next": "confirm"},
+        {"id": "end", "terminal": True},
+    ]
+    time_prompt, name_prompt = PROMPTS[language]
+    slots = {
+        "time": {"type": "time", "prompt": time_prompt},
+        "name": {"type": "text", "kind": "person_name", "prompt": name_prompt},
+    }
+    return Scenario.from_dict(make_graph(nodes, language=language, slots=slots, intents=intents))
+
+
+def test_the_intent_that_clears_a_slot_is_the_one_that_changes_it() -> None:
+    index = read_back("en", own_changes=True).index
+    assert index.changers == {"time": {"other_hour"}, "name": {"rename"}}
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "intent"),
+    [
+        ("ko", "수거 시간을 좀 바꾸고 싶어요.", "other_hour"),
+        ("ko", "성함이 틀렸어요", "rename"),
+        ("ja", "名前のところ、修正をお願いしたいんですが", "rename"),
+        ("ja", "時間を変えてもらえますか", "other_hour"),
+        ("en", "Can I change the name? I picked the wrong one.", "rename"),
+        ("en", "The time isn't right, can we fix that?", "other_hour"),
+        ("en", "No need to change the name.", None),
+        ("ko", "이름은 안 바꿔도 돼요", None),
+    ],
+)
+def test_asking_to_change_a_named_value_is_the_scenarios_change(
+    language: str, said: str, intent: str | None
+) -> None:
+    read = analyse(read_back(language, own_changes=True), "confirm", said, None, FILLED)
+    if intent is None:  # a negated change: whatever it is, it changes nothing
+        assert read.intent not in {"other_hour", "rename"}
+    else:
+        assert read.intent == intent
+
+
+def test_a_new_value_said_with_the_change_is_the_value() -> None:
+    scenario = read_back("ko", own_changes=True)
+    read = analyse(scenario, "confirm", "이름을 김민준으로 바꿔 주세요", None, FILLED)
+    assert read.intent != "rename" and read.entities.get("name") == "김민준"
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "node"),
+    [
+        ("ko", "수거 시간을 좀 바꾸고 싶어요", "ask_time"),
+        ("ja", "名前を修正したいです", "ask_name"),
+        ("en", "I'd like to change the time", "ask_time"),
+        ("en", "No need to change the name, thanks", "confirm"),
+    ],
+)
+def test_without_an_own_intent_the_read_back_asks_the_slot_again(
+    offline: Engine, language: str, said: str, node: str
+) -> None:
+    session = offline.start(read_back(language, own_changes=False))
+    session.send("3 pm" if language == "en" else "15:00")
+    session.send("Kim Minjun" if language == "en" else "김민준" if language == "ko" else "山田")
+    reply = session.send(said)
+    assert reply.current_node == node
