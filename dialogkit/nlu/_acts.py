@@ -356,7 +356,7 @@ _CLAUSE_EDGES = re.compile(r"[,.!?;:、。，！？；…—–]+|\s+-+\s+")
 """Where one clause of an utterance ends and the next begins."""
 
 
-def _clauses(text: str) -> list[str]:
+def clauses_of(text: str) -> list[str]:
     """The utterance's clauses, normalised, the empty ones left out."""
     return [said for clause in _CLAUSE_EDGES.split(text) if (said := normalize(clause).strip())]
 
@@ -365,7 +365,7 @@ def said_apart(text: str) -> bool:
     """Whether the utterance's first clause is nothing but a yes or a no ("No, could you
     make it 4?", "いいえ、…"): said apart, it answers; run on into the question ("no loaner
     car?", "no way to do it cheaper?") it is part of what is asked."""
-    clauses = _clauses(text)
+    clauses = clauses_of(text)
     act = leading_act(clauses[0]) if clauses else None
     return act is not None and act.whole
 
@@ -419,7 +419,7 @@ def is_withdrawal(text: str, language: str = "") -> bool:
     if is_question(text, language):
         return False
     whole = _withdrawal_clause(language)
-    return any(whole.fullmatch(clause) is not None for clause in _clauses(text))
+    return any(whole.fullmatch(clause) is not None for clause in clauses_of(text))
 
 
 @lru_cache(maxsize=64)
@@ -442,4 +442,4 @@ def ends_in_withdrawal(text: str, language: str = "") -> bool:
     last, that is how a withdrawal names what it withdraws. "drop it at the front desk" goes
     on after the phrase: a note that uses it in passing."""
     ending = _withdrawal_ending(language)
-    return any(ending.search(clause) is not None for clause in _clauses(text))
+    return any(ending.search(clause) is not None for clause in clauses_of(text))

@@ -30,7 +30,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from dialogkit.nlu._acts import is_meta_remark, is_negated, opener_words
+from dialogkit.nlu._acts import clauses_of, is_meta_remark, is_negated, opener_words
 from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
 from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu._numbers import find_quantities
@@ -89,7 +89,7 @@ def said_wrong(
     be cleared and asked again. A slot is named by its declared nouns or its kind's label
     words."""
     said = normalize(text)
-    wrong = pattern(language, "wrong", lambda p: p.wrong).search(said) is not None
+    wrong = _says_wrong(text, language)
     change = (
         changes
         and pattern(language, "change_requests", lambda p: p.change_requests).search(said)
@@ -101,6 +101,19 @@ def said_wrong(
     return [
         name for name, slot in slots.items() if label_in(text, slot_labels(name, slot, language))
     ]
+
+
+def _says_wrong(text: str, language: str) -> bool:
+    """Whether a clause of ``text`` says something is wrong. A negation elsewhere in that
+    clause takes it back ("nothing's wrong with the name", "名前は間違っていません"); one
+    inside the words that say it is how it is said ("isn't right"), and a no before it
+    answers ("no, the name is wrong")."""
+    wrong = pattern(language, "wrong", lambda p: p.wrong)
+    for said in clauses_of(text):
+        rest = wrong.sub(" ", said)
+        if rest != said and not is_negated(rest, language):
+            return True
+    return False
 
 
 def is_self_reference(value: Any, language: str = "") -> bool:

@@ -116,3 +116,24 @@ def test_without_an_own_intent_the_read_back_asks_the_slot_again(
     session.send("Kim Minjun" if language == "en" else "김민준" if language == "ko" else "山田")
     reply = session.send(said)
     assert reply.current_node == node
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Nothing's wrong with the name, go ahead"),
+        ("en", "The time isn't wrong"),
+        ("en", "There's no mistake in the name"),
+        ("ja", "名前は間違っていません"),
+        ("ko", "시간 변경 없이 진행해 주세요"),
+    ],
+)
+@pytest.mark.parametrize("own_changes", [False, True])
+def test_a_value_said_not_to_be_wrong_is_kept(
+    offline: Engine, language: str, said: str, own_changes: bool
+) -> None:
+    session = offline.start(read_back(language, own_changes=own_changes))
+    session.send("3 pm" if language == "en" else "15:00")
+    session.send("Kim Minjun" if language == "en" else "김민준" if language == "ko" else "山田")
+    session.send(said)
+    assert session.info().slots.get("time") and session.info().slots.get("name")

@@ -827,7 +827,7 @@ PACK: Final = LanguagePack(
     negation=(
         r"\b(?:no|not|never|nope|nah|didn t|haven t|hasn t|don t|doesn t|wasn t|weren t|"
         r"won t|isn t|aren t|can t|forgot|forget|forgotten|missed|skipped|false|negative|"
-        r"none|nobody|without)\b",
+        r"none|nobody|nothing|without)\b",
     ),
     not_knowing=(
         r"\bnot sure\b",
