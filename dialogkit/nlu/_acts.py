@@ -82,8 +82,9 @@ def leading_act(text: str) -> LeadingAct | None:
     if asked is not None and normalize(asked.group(1)) in _LEAD_WORDS:
         return None
     normal = _REPEATED.sub(r"\1", _TEXTING_YO.sub("요", normalize(text)))
-    # Hesitations may stack ("うーん、そうですね、…", "well um, …"): all of them go.
-    while (opener := _hesitation(normal)) is not None and opener[1]:
+    # Hesitations and apologies may stack ("うーん、そうですね、…", "well um, …", "すみません、
+    # はい…"): all of them go.
+    while (opener := _hesitation(normal) or _consume(normal, _APOLOGIES)) is not None and opener[1]:
         normal = opener[1]
     for act in ("deny", "affirm"):
         found = _consume(normal, LEAD_WORDS[act])
@@ -114,6 +115,8 @@ _ASKED_BACK = re.compile(r"\s*([^\s?？,、，.。!！]+)\s*[?？]")
 """A first word asked back on its own ("응?", "yes?")."""
 _LEAD_WORDS: Final = frozenset(word for words in LEAD_WORDS.values() for word in words)
 _LEAD_WORDS_LONGEST: Final = tuple(sorted(_LEAD_WORDS, key=len, reverse=True))
+_APOLOGIES: Final = words("", lambda pack: pack.apologies)
+"""Every pack's apologies: a yes or a no may follow one ("sorry, no", "すみません、はい")."""
 
 
 @lru_cache(maxsize=64)
@@ -331,8 +334,17 @@ def is_small_talk(text: str, language: str = "") -> bool:
 
 @lru_cache(maxsize=8192)
 def is_negated(text: str, language: str = "") -> bool:
-    """Whether the utterance negates something ("안 만들래요", "didn't", "飲んでない")."""
-    return pattern(language, "negation", lambda p: p.negation).search(normalize(text)) is not None
+    """Whether the utterance negates something ("안 만들래요", "didn't", "飲んでない"); an
+    apology that only looks negated ("すみません", "申し訳ありません") negates nothing."""
+    said = _apologies_in(language).sub(" ", normalize(text))
+    return pattern(language, "negation", lambda p: p.negation).search(said) is not None
+
+
+@lru_cache(maxsize=64)
+def _apologies_in(language: str) -> re.Pattern[str]:
+    """The packs' apologies anywhere in a normalised text, longest first."""
+    apologies = _normal_words(words(language, lambda p: p.apologies))
+    return re.compile("|".join(re.escape(a) for a in apologies) if apologies else r"(?!x)x")
 
 
 def _positive_words(language: str) -> frozenset[str]:
