@@ -65,7 +65,7 @@ from dialogkit.nlu._acts import (
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
 from dialogkit.nlu._discipline import label_in
-from dialogkit.nlu._kinds import slot_labels
+from dialogkit.nlu._kinds import slot_kind, slot_labels
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS, RuleIndex
 from dialogkit.nlu.lang import PACKS, LanguagePack, language_code, words
@@ -74,7 +74,7 @@ from dialogkit.scenario.scenario import Scenario
 
 logger = logging.getLogger("dialogkit.nlu.embeddings")
 
-PASSAGES_VERSION: Final = "6"
+PASSAGES_VERSION: Final = "7"
 """Changes whenever ``passages`` changes what it collects, so stored vectors are not reused."""
 NODE_OWNER: Final = "@node:"
 """Owner prefix of a node description: it competes with the intents as "no intent"."""
@@ -91,6 +91,10 @@ WITHDRAW: Final = "withdraw"
 the packs' withdrawal phrases reach (``RuleIndex.withdrawal_owner``), whatever its name."""
 BUILTIN_ACTS: Final = {"repeat": "repeat", "goodbye": "goodbye"}
 """Acts whose sentences go to a built-in intent of the same meaning."""
+CHANGE: Final = "change:"
+"""Act name prefix of a pack's ``change_concepts`` (``change:time``): saying a value of that
+slot kind will not do. Its sentences go to the scenario's one intent that changes a slot of
+that kind (``change_owners``)."""
 AFFIRM: Final = "affirm"
 DENY: Final = "deny"
 HELP: Final = "help"
@@ -192,8 +196,13 @@ def concept_sentences(language: str) -> dict[str, tuple[str, ...]]:
 
 
 def act_sentences(language: str) -> dict[str, tuple[str, ...]]:
-    """The ``act_concepts`` of ``language``'s pack; of every pack for a language without one."""
-    return _by_name(language, lambda pack: pack.act_concepts)
+    """The ``act_concepts`` and ``change_concepts`` (as ``change:KIND``) of ``language``'s
+    pack; of every pack for a language without one."""
+    changes = _by_name(language, lambda pack: pack.change_concepts)
+    return {
+        **_by_name(language, lambda pack: pack.act_concepts),
+        **{CHANGE + kind: sentences for kind, sentences in changes.items()},
+    }
 
 
 def own_passages(scenario: Scenario) -> list[tuple[str, str]]:
@@ -329,7 +338,26 @@ def act_owners(scenario: Scenario) -> dict[str, str]:
     withdrawal = scenario.derived(RuleIndex).withdrawal_owner
     if withdrawal is not None:
         owners[ACT_OWNER + WITHDRAW] = withdrawal
+    for kind, intent in change_owners(scenario).items():
+        owners[ACT_OWNER + CHANGE + kind] = intent
     return {act: intent for act, intent in owners.items() if intent in scenario.index.intents}
+
+
+def change_owners(scenario: Scenario) -> dict[str, str]:
+    """Slot kind -> the scenario's intent for changing its slot of that kind: the intent a
+    transition that clears the slot names (``ScenarioIndex.changers``). A kind two slots
+    share (a pick-up and a return date), or whose slot two intents change, is left out:
+    "that week is no good" could not say which."""
+    by_kind: dict[str, list[frozenset[str]]] = {}
+    for name, intents in scenario.index.changers.items():
+        slot = scenario.slot(name)
+        if slot is not None:
+            by_kind.setdefault(slot_kind(name, slot), []).append(intents)
+    return {
+        kind: next(iter(changers[0]))
+        for kind, changers in by_kind.items()
+        if len(changers) == 1 and len(changers[0]) == 1
+    }
 
 
 def give_acts(vectors: ScenarioVectors, owners: dict[str, str]) -> ScenarioVectors:

@@ -30,6 +30,7 @@ from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu.lang import PACKS
 from dialogkit.scenario.scenario import Scenario
 from tests.helpers import make_graph
+from tests.nlu.test_change_requests import read_back
 
 BOOK = (1.0, 0.0, 0.0, 0.0, 0.0)
 HOURS = (0.0, 1.0, 0.0, 0.0, 0.0)
@@ -539,3 +540,31 @@ async def test_ending_the_conversation_takes_twice_the_lead() -> None:
         )
         judged = await tier.judge(got, NLUResult())
         assert judged is not None and (judged.intent, judged.decided) == (intent, decided)
+
+
+def test_each_kinds_change_goes_to_the_intent_that_changes_its_one_slot() -> None:
+    assert tier_module.change_owners(read_back("en", own_changes=True)) == {
+        "time": "other_hour",
+        "person_name": "rename",
+    }
+    # Two date slots each with its own change: "that week is no good" could mean either.
+    document = read_back("en", own_changes=True).document.model_dump(mode="json")
+    document["slots"]["time"] = {"type": "date", "prompt": "When do you arrive?"}
+    document["slots"]["name"] = {"type": "date", "prompt": "When do you leave?"}
+    assert tier_module.change_owners(Scenario.from_dict(document)) == {}
+
+
+async def test_a_reason_a_value_will_not_do_is_the_scenarios_change_of_it() -> None:
+    graph = read_back("en", own_changes=True)
+    reason, said = "I'm stuck at work then", "we're at the office till late, sorry"
+    with replaced_pack_sentences("act_sentences", {"change:time": (reason,)}):
+        tier = EmbeddingTier(ChosenVectors(chosen() | {reason: HOURS, said: HOURS}))
+        got = NLURequest(
+            scenario=graph,
+            node=graph.node("confirm"),
+            text=said,
+            intents=graph.index.intents,
+            slots={},
+        )
+        judged = await tier.judge(got, NLUResult())
+    assert judged is not None and (judged.intent, judged.decided) == ("other_hour", True)

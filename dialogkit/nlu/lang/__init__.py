@@ -191,6 +191,13 @@ class LanguagePack:
     ``withdraw`` (calling the whole request off), ``repeat`` (asking to hear it again),
     ``goodbye`` (taking leave). The embedding tier gives each to the intent the rules find
     for the act (``dialogkit.nlu._embeddings.act_owners``), whatever the scenario calls it."""
+    change_concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Many ways of saying, at a read-back, that a value of one slot kind (``date``, ``time``,
+    ``phone``, ``address``, ``person_name``, ``count``, ``duration``, ``choice``) is wrong or
+    will not do, without the new value ("I'll be out of town that week", "그 시각엔 제가
+    회사에 있어요", "その携帯、もうすぐ使えなくなるんです"). The embedding tier gives each
+    kind's sentences to the scenario's own intent for changing its one slot of that kind
+    (``dialogkit.nlu._embeddings.act_owners``)."""
     asks_to_act: tuple[str, ...] = ()
     """Patterns of a question that asks the listener to do something ("could you book me a
     table?", "예약해 주실 수 있나요?", "手配してもらえますか"), as opposed to one that asks

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from dialogkit.nlu.lang import LanguagePack
-from dialogkit.nlu.lang.en_concepts import ACT_CONCEPTS, CONCEPTS
+from dialogkit.nlu.lang.en_concepts import ACT_CONCEPTS, CHANGE_CONCEPTS, CONCEPTS
 
 _PARTNER: Final = (
     r"(?:my\s+)?(?:wife|husband|partner|friend|girlfriend|boyfriend|son|daughter|mom|mum|dad|"
@@ -49,6 +49,7 @@ _WITHDRAWALS: Final = (
 PACK: Final = LanguagePack(
     concepts=CONCEPTS,
     act_concepts=ACT_CONCEPTS,
+    change_concepts=CHANGE_CONCEPTS,
     code="en",
     intents={
         "deny": (

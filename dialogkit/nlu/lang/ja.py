@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from dialogkit.nlu.lang import LanguagePack
-from dialogkit.nlu.lang.ja_concepts import ACT_CONCEPTS, CONCEPTS
+from dialogkit.nlu.lang.ja_concepts import ACT_CONCEPTS, CHANGE_CONCEPTS, CONCEPTS
 
 _WITHDRAWALS: Final = (
     "やめます",
@@ -35,6 +35,7 @@ _WITHDRAWALS: Final = (
 PACK: Final = LanguagePack(
     concepts=CONCEPTS,
     act_concepts=ACT_CONCEPTS,
+    change_concepts=CHANGE_CONCEPTS,
     code="ja",
     intents={
         "deny": (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from dialogkit.nlu.lang import LanguagePack
-from dialogkit.nlu.lang.ko_concepts import ACT_CONCEPTS, CONCEPTS
+from dialogkit.nlu.lang.ko_concepts import ACT_CONCEPTS, CHANGE_CONCEPTS, CONCEPTS
 
 _WITHDRAWALS: Final = (
     "안 할게요",
@@ -33,6 +33,7 @@ _WITHDRAWALS_SHORT: Final = ("그냥 됐어요", "됐어요 안 할래요", "됐
 PACK: Final = LanguagePack(
     concepts=CONCEPTS,
     act_concepts=ACT_CONCEPTS,
+    change_concepts=CHANGE_CONCEPTS,
     code="ko",
     intents={
         "deny": (
