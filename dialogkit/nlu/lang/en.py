@@ -1119,7 +1119,7 @@ PACK: Final = LanguagePack(
     meta_remarks=(r"do i have to", r"why", r"must i"),
     place_units=(r"\b(?:street|st|avenue|ave|road|rd|lane|ln|boulevard|blvd|drive|dr)\b",),
     change_requests=(
-        r"\b(?:change|changing|switch|update|fix|correct|edit|amend)\b",
+        r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push)\b",
         r"\bmake\s+a\s+(?:change|correction)\b",
     ),
     wrong=(

@@ -866,7 +866,17 @@ PACK: Final = LanguagePack(
     },
     meta_remarks=(r"言わないと", r"必要ですか"),
     place_units=(r"[都道府県市区町村]", r"丁目", r"番地"),
-    change_requests=(r"変更", r"変え", r"修正", r"直し", r"直す", r"直せ"),
+    change_requests=(
+        r"変更",
+        r"変え",
+        r"修正",
+        r"直し",
+        r"直す",
+        r"直せ",
+        r"ずら",
+        r"遅らせ",
+        r"早め",
+    ),
     wrong=(
         r"違います",
         r"違う",
