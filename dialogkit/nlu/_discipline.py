@@ -183,7 +183,9 @@ def admit(
             return None
         if kind == "address" and not plausible_address(value, language):
             return None
-        if kind == "person_name" and (_holds_number(value) or is_clause(value, language)):
+        if kind == "person_name" and (
+            _holds_number(value) or is_clause(value, language) or is_relation(value, language)
+        ):
             return None
     if kind == "phone" and not _plausible_phone(str(value)):
         return None
@@ -192,6 +194,13 @@ def admit(
         if born is None or not plausible_birth_date(born, today or date.today()):
             return None
     return value
+
+
+def is_relation(value: str, language: str = "") -> bool:
+    """Whether a value names a person by relation ("my wife", "우리 애요", "主人です"), which
+    no person's name does."""
+    relations = pattern(language, "relations", lambda p: p.relations, re.IGNORECASE)
+    return relations.fullmatch(normalize(value).strip()) is not None
 
 
 def is_clause(value: str, language: str = "") -> bool:

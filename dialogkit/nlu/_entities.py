@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from dialogkit.nlu._acts import polarity
 from dialogkit.nlu._dates import read_date
+from dialogkit.nlu._discipline import is_relation
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._fuzzy import Target, closest, targets
 from dialogkit.nlu._kinds import DURATION_UNITS, MONEY_UNITS, slot_kind
@@ -442,10 +443,16 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     cleaned = _TRAILING.sub("", without_lead_in(text.strip()))
     if cleaned and slot_kind(name, slot) == "person_name":
         clauses = _CLAUSE_BREAK.split(cleaned)
+        related = False
         for said in dict.fromkeys((cleaned, text, *(clauses if len(clauses) > 1 else ()))):
             found = _framed_name(said)
-            if found is not None:
+            # "娘の名前で、山田花子です": a person named by relation is not the name; "主人の
+            # 名前で" alone names none.
+            related = related or (found is not None and is_relation(found))
+            if found is not None and not is_relation(found):
                 return found or INVALID
+        if related:
+            return INVALID
     if slot.pattern:
         return extract_pattern(slot, text)
     return cleaned or INVALID

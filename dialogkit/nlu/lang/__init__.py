@@ -129,6 +129,9 @@ class LanguagePack:
     function_words: tuple[str, ...] = ()
     """Phrases every intent shares ("please", "해 주세요", "お願いします"): they never decide
     an intent on their own."""
+    relations: tuple[str, ...] = ()
+    """Patterns of a person named by relation, whole ("my wife", "우리 애요", "主人です"):
+    never a person's name (normalised text)."""
     self_words: tuple[str, ...] = ()
     """Words a speaker uses for themself: never a name or an identifier."""
     alone: tuple[str, ...] = ()

@@ -937,6 +937,10 @@ PACK: Final = LanguagePack(
         "is there",
         "are there",
     ),
+    relations=(
+        r"(?:(?:my|our|the)\s+)?(?:wife|husband|partner|kid|kids|son|daughter|mom|mum|dad|"
+        r"mother|father|boss|friend|brother|sister|child|children|grandma|grandpa)",
+    ),
     self_words=("i", "me", "my", "i m", "myself"),
     alone=(
         r"\bjust\s+(?:me|myself)\b",
