@@ -168,13 +168,18 @@ def is_question(text: str, language: str = "") -> bool:
 def offers_values(text: str, language: str = "") -> bool:
     """Whether a question offers its values for the bot to take rather than asking about
     them: "can I pick them up tomorrow at 10?", "내일 2시 가능해요?", "明日9時は空いてますか",
-    or a hedged answer ("10ish?", "내일 열 시쯤?")."""
+    "how about 1 pm?", or a hedged answer ("10ish?", "내일 열 시쯤?", "5時45分ごろですかね")."""
     normal = normalize(text)
-    if pattern(language, "question_word", lambda p: p.question_word).search(normal):
+    offers = pattern(language, "offers", lambda p: p.offers)
+    if offers.search(normal) is None:
         return False
-    if pattern(language, "general_asks", lambda p: p.general_asks).search(normal):
-        return False  # "토요일에도 되나요?" asks about Saturdays, it books none
-    return bool(pattern(language, "offers", lambda p: p.offers).search(normal))
+    # A question word inside the offer ("how about 1 pm?") asks nothing.
+    if pattern(language, "question_word", lambda p: p.question_word).search(
+        offers.sub(" ", normal)
+    ):
+        return False
+    # "토요일에도 되나요?" asks about Saturdays, it books none.
+    return not pattern(language, "general_asks", lambda p: p.general_asks).search(normal)
 
 
 def asks_about_values(text: str, language: str = "") -> bool:

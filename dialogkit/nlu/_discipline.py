@@ -175,7 +175,7 @@ def admit(
         if kept is None or (kept != value and is_meta_remark(value, language)):
             return None
         value = kept
-        if _is_interjection(value, language):
+        if is_interjection(value, language):
             return None
         if is_identifier(name, slot) and (
             is_own_value(value, own) or is_self_reference(value, language)
@@ -210,7 +210,7 @@ def is_clause(value: str, language: str = "") -> bool:
     return marks.search(value.strip()) is not None
 
 
-def _is_interjection(value: str, language: str) -> bool:
+def is_interjection(value: str, language: str = "") -> bool:
     """Whether ``value`` is only a hesitation, drawn out or not ("あっ", "んー", "hmm..."), an
     apology ("ごめんなさい", "sorry"), a discourse marker ("on second thought") or a
     courtesy ("thanks", "감사합니다"; "Maria Gonzalez, thanks" names no "thanks")."""

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from dialogkit.nlu._acts import polarity
 from dialogkit.nlu._dates import read_date
-from dialogkit.nlu._discipline import is_relation
+from dialogkit.nlu._discipline import is_interjection, is_relation
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._fuzzy import Target, closest, targets
 from dialogkit.nlu._kinds import DURATION_UNITS, MONEY_UNITS, slot_kind
@@ -142,8 +142,11 @@ def _in_unit(quantity: Quantity, unit: tuple[str, float] | None) -> float | None
     if span is not None:
         base, to_base = span
         return quantity.value * quantity.factor * to_base / factor if base == dimension else None
-    if quantity.dimension == dimension or (
-        quantity.dimension == "kilo" and dimension in {"length", "mass"}
+    # Items are counted with any counter of countable things ("셔츠 다섯 장", "양복 세 벌").
+    if (
+        quantity.dimension == dimension
+        or (quantity.dimension == "kilo" and dimension in {"length", "mass"})
+        or (quantity.dimension == "things" and dimension == "items")
     ):
         return quantity.value * quantity.factor / factor
     return None
@@ -417,6 +420,15 @@ def without_lead_in(text: str) -> str:
     return rest if rest.strip() else text
 
 
+def _without_courtesy(text: str) -> str:
+    """``text`` without the courtesy its last clause is ("27 Maple Avenue, thanks", "창가
+    자리로 부탁해요, 감사합니다"): never part of a value."""
+    head, comma, tail = text.rpartition(",")
+    if not comma:
+        head, comma, tail = text.rpartition("、")
+    return head.rstrip() if comma and head.strip() and is_interjection(tail) else text
+
+
 def _framed_name(text: str) -> str | None:
     """The name a pack's frame reads out of the whole of ``text``; never a clause ("for my
     dad" in "this is for my dad") nor a day ("あの、やっぱり明後日でお願いします" names a date,
@@ -440,17 +452,28 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     the sentence gives other values too ("Maria Lopez, 555-201-3344, I need metformin" ->
     "Maria Lopez"): by the packs' frames first, since an author's pattern rarely foresees
     them all."""
-    cleaned = _TRAILING.sub("", without_lead_in(text.strip()))
+    cleaned = _TRAILING.sub("", _without_courtesy(without_lead_in(text.strip())))
     if cleaned and slot_kind(name, slot) == "person_name":
         clauses = _CLAUSE_BREAK.split(cleaned)
         related = False
-        for said in dict.fromkeys((cleaned, text, *(clauses if len(clauses) > 1 else ()))):
+        for said in dict.fromkeys((cleaned, text)):
             found = _framed_name(said)
-            # "娘の名前で、山田花子です": a person named by relation is not the name; "主人の
-            # 名前で" alone names none.
             related = related or (found is not None and is_relation(found))
             if found is not None and not is_relation(found):
                 return found or INVALID
+        # "娘の名前で、山田花子です": a person named by relation is not the name; "主人の
+        # 名前で" alone names none. A name said again in full is the full one ("My name's
+        # Sarah, Sarah Mitchell", "田中です。田中美咲。").
+        named = [
+            found
+            for said in (clauses if len(clauses) > 1 else ())
+            if (found := _framed_name(said)) is not None
+        ]
+        related = related or any(is_relation(found) for found in named)
+        names = [found for found in named if found and not is_relation(found)]
+        if names:
+            fuller = [n for n in names[1:] if n != names[0] and n.startswith(names[0])]
+            return fuller[0] if fuller else names[0]
         if related:
             return INVALID
     if slot.pattern:

@@ -879,6 +879,8 @@ PACK: Final = LanguagePack(
         r"(?!.*\b(?:what|when|where|why|how|which|who)\b)",
         r"\b(?:available|free|possible|doable|ok|okay|work|works|fine)\s*$",
         r"(?:\d\s*ish|\bor\s+so|\bmaybe)\s*$",
+        r"\bhow\s+about\b",
+        r"\blet\s*s\s+say\b",
     ),
     general_asks=(
         r"\b(?:on|at|during)\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|"

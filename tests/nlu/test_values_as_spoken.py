@@ -1,0 +1,89 @@
+"""Values the way people say them, found by a blind set of value answers on three graphs
+nobody tuned on (`benchmarks/paraphrases/fresh3`): counters of things for a count of items,
+an offer worded as a question, a name said twice, a correction said with "違う", a booking
+name after "예약은", a closing courtesy."""
+
+from __future__ import annotations
+
+import pytest
+
+from dialogkit import Engine, Scenario
+from dialogkit.nlu._acts import correction, offers_values
+from dialogkit.nlu._entities import extract_text
+from dialogkit.scenario.model import Slot
+from tests.helpers import make_graph
+from tests.nlu.test_pack_fillers import stored
+
+ITEMS = Slot(type="integer", unit="items", kind="count", prompt="How many?")
+NOTE = Slot(type="text", prompt="Anything to add?")
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "count"),
+    [
+        ("ko", "양복 세 벌이요, 출장 다녀와서 좀 밀렸거든요.", 3),
+        ("ko", "이불은 두 채예요. 큰 거랑 작은 거요.", 2),
+        ("ko", "와이셔츠가 한 열두 장이에요", 12),
+        ("ja", "スーツが2着です", 2),
+    ],
+)
+def test_items_are_counted_with_any_counter_of_things(
+    offline: Engine, language: str, said: str, count: int
+) -> None:
+
+    graph = make_graph(
+        [
+            {"id": "ask", "collect_slots": ["count"], "default_next": "end"},
+            {"id": "end", "terminal": True},
+        ],
+        language=language,
+        slots={"count": ITEMS.model_dump(exclude_none=True)},
+    )
+    session = offline.start(Scenario.from_dict(graph))
+    session.send(said)
+    assert session.info().slots.get("count") == count
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Um, let's say quarter to two in the afternoon?"),
+        ("en", "I'm in meetings till noon, so how about one o'clock?"),
+        ("ja", "仕事終わりなので、夕方の5時45分ごろですかね。"),
+    ],
+)
+def test_an_offer_worded_as_a_question_offers_its_values(language: str, said: str) -> None:
+    assert offers_values(said, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "value"),
+    [
+        ("en", "My name's Sarah, Sarah Mitchell.", "Sarah Mitchell"),
+        ("ja", "えーと、田中です。田中美咲。", "田中美咲"),
+        ("ko", "예약은 이민호로 해 주세요, 남편 이름이에요.", "이민호"),
+        ("en", "Maria Lopez, 555-201-3344, I need metformin", "Maria Lopez"),
+    ],
+)
+def test_a_name_is_read_in_full(offline: Engine, language: str, said: str, value: str) -> None:
+    assert stored(offline, language, "name", said) == value
+
+
+def test_a_correction_said_with_chigau_replaces_the_value() -> None:
+    assert (
+        correction("来週の火曜日…あ、違う、水曜日でお願いします。", "ja") == "水曜日でお願いします"
+    )
+    assert correction("名前が違います", "ja") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("27 Maple Avenue, thanks.", "27 Maple Avenue"),
+        ("창가 자리로 부탁해요, 감사합니다", "창가 자리로 부탁해요"),
+        ("窓側の席で、ありがとうございます", "窓側の席で"),
+        ("thanks", "thanks"),
+    ],
+)
+def test_a_closing_courtesy_is_no_part_of_a_text_value(said: str, value: str) -> None:
+    assert extract_text(NOTE, said) == value
