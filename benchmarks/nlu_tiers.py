@@ -21,7 +21,9 @@ Two kinds of cases:
   plumber's visit in English, a laundry pick-up in Korean, a rental car in Japanese) as an
   author would, from the scenario format alone, then its cases, blind to the packs; its
   ``value:`` cases answer the node's slot the way people talk (fillers, a lead-in, a
-  correction) and expect the stored value.
+  correction) and expect the stored value; the ``*_values.json`` files hold 90 more, written
+  blind by three other helpers on the same graphs (their phone numbers expected in the
+  storage format ``docs/scenario-format.md`` documents).
 
 Configurations:
 
