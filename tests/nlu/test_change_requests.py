@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dialogkit import Engine, Scenario
+from dialogkit import Engine, Scenario, Session
 from tests.helpers import make_graph
 from tests.nlu.reading import analyse
 
@@ -50,7 +50,7 @@ def read_back(language: str, *, own_changes: bool) -> Scenario:
                 },
             )
             intents[intent] = {"examples": [f"{intent} please"]}
-    nodes = [
+    nodes: list[dict[str, Any]] = [
         {"id": "ask_time", "collect_slots": ["time"], "default_next": "ask_name"},
         {"id": "ask_name", "collect_slots": ["name"], "default_next": "confirm"},
         {"id": "confirm", "accept_slots": ["time", "name"], "next_nodes": on},
@@ -63,6 +63,14 @@ def read_back(language: str, *, own_changes: bool) -> Scenario:
         "name": {"type": "text", "kind": "person_name", "prompt": name_prompt},
     }
     return Scenario.from_dict(make_graph(nodes, language=language, slots=slots, intents=intents))
+
+
+def at_read_back(offline: Engine, language: str, *, own_changes: bool) -> Session:
+    """A session of ``read_back`` that has answered the time and the name."""
+    session = offline.start(read_back(language, own_changes=own_changes))
+    session.send("3 pm" if language == "en" else "15:00")
+    session.send("Kim Minjun" if language == "en" else "김민준" if language == "ko" else "山田")
+    return session
 
 
 def test_the_intent_that_clears_a_slot_is_the_one_that_changes_it() -> None:
@@ -114,10 +122,7 @@ def test_a_new_value_said_with_the_change_is_the_value() -> None:
 def test_without_an_own_intent_the_read_back_asks_the_slot_again(
     offline: Engine, language: str, said: str, node: str
 ) -> None:
-    session = offline.start(read_back(language, own_changes=False))
-    session.send("3 pm" if language == "en" else "15:00")
-    session.send("Kim Minjun" if language == "en" else "김민준" if language == "ko" else "山田")
-    reply = session.send(said)
+    reply = at_read_back(offline, language, own_changes=False).send(said)
     assert reply.current_node == node
 
 
@@ -135,8 +140,6 @@ def test_without_an_own_intent_the_read_back_asks_the_slot_again(
 def test_a_value_said_not_to_be_wrong_is_kept(
     offline: Engine, language: str, said: str, own_changes: bool
 ) -> None:
-    session = offline.start(read_back(language, own_changes=own_changes))
-    session.send("3 pm" if language == "en" else "15:00")
-    session.send("Kim Minjun" if language == "en" else "김민준" if language == "ko" else "山田")
+    session = at_read_back(offline, language, own_changes=own_changes)
     session.send(said)
     assert session.info().slots.get("time") and session.info().slots.get("name")

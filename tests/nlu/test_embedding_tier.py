@@ -121,6 +121,13 @@ def chosen(language: str = "en", **extra: Vector) -> dict[str, Vector]:
     return vectors
 
 
+def at(graph: Scenario, text: str, node: str = "start") -> NLURequest:
+    """The request of ``text`` at ``node`` of ``graph``, which asks for no slot."""
+    return NLURequest(
+        scenario=graph, node=graph.node(node), text=text, intents=graph.index.intents, slots={}
+    )
+
+
 def request(text: str, **fields: Any) -> NLURequest:
     graph = scenario()
     node = graph.node("start")
@@ -200,13 +207,7 @@ async def test_a_no_is_decided_only_when_it_negates_nothing_itself() -> None:
     tier = EmbeddingTier(ChosenVectors(chosen() | noes))
 
     async def judged(text: str) -> Any:
-        got = NLURequest(
-            scenario=graph,
-            node=graph.node("start"),
-            text=text,
-            intents=graph.index.intents,
-            slots={},
-        )
+        got = at(graph, text)
         tier.embedder.chosen[text] = BOOK  # type: ignore[attr-defined]
         return await tier.judge(got, NLUResult())
 
@@ -325,9 +326,7 @@ async def owners_and_judgement(
     assert loaded is not None
     sentences = dict(zip(loaded.vectors, loaded.owners, strict=False))
     owners = {s: sentences.get(v, "") for s, v in vectors.items() if s in CONCEPTS["price"]}
-    got = NLURequest(
-        scenario=graph, node=graph.node("start"), text=text, intents=graph.index.intents, slots={}
-    )
+    got = at(graph, text)
     return owners, await tier.judge(got, NLUResult())
 
 
@@ -373,13 +372,7 @@ async def test_a_declared_intent_no_condition_names_may_be_decided_anywhere() ->
     # skill inputs and the transcript see it.
     graph = start_graph(["hours"], {"hours": ["when do you open?"], "order": ["a coffee please"]})
     tier = EmbeddingTier(ChosenVectors(chosen() | {"a coffee please": BOOK, "one latte": BOOK}))
-    got = NLURequest(
-        scenario=graph,
-        node=graph.node("start"),
-        text="one latte",
-        intents=graph.index.intents,
-        slots={},
-    )
+    got = at(graph, "one latte")
     judgement = await tier.judge(got, NLUResult())
     assert (judgement.intent, judgement.decided) == ("order", True)
 
@@ -414,9 +407,7 @@ async def act_owners_and_judgement(graph: Scenario, text: str) -> tuple[dict[str
         if owner.startswith(tier_module.ACT_OWNER)
     }
     given = tier_module.act_owners(graph)
-    got = NLURequest(
-        scenario=graph, node=graph.node("start"), text=text, intents=graph.index.intents, slots={}
-    )
+    got = at(graph, text)
     assert all(owner in given or owner not in owned for owner in owners.values())
     return (
         {sentence: given.get(owner, "") for sentence, owner in owners.items()},
@@ -531,13 +522,7 @@ async def test_ending_the_conversation_takes_twice_the_lead() -> None:
         own = "call it off" if intent == "cancel" else "a table"
         vectors = chosen() | {own: nearest, rival: next_nearest, text: BOOK}
         tier = EmbeddingTier(ChosenVectors(vectors))
-        got = NLURequest(
-            scenario=graph,
-            node=graph.node("start"),
-            text=text,
-            intents=graph.index.intents,
-            slots={},
-        )
+        got = at(graph, text)
         judged = await tier.judge(got, NLUResult())
         assert judged is not None and (judged.intent, judged.decided) == (intent, decided)
 
@@ -559,12 +544,6 @@ async def test_a_reason_a_value_will_not_do_is_the_scenarios_change_of_it() -> N
     reason, said = "I'm stuck at work then", "we're at the office till late, sorry"
     with replaced_pack_sentences("act_sentences", {"change:time": (reason,)}):
         tier = EmbeddingTier(ChosenVectors(chosen() | {reason: HOURS, said: HOURS}))
-        got = NLURequest(
-            scenario=graph,
-            node=graph.node("confirm"),
-            text=said,
-            intents=graph.index.intents,
-            slots={},
-        )
+        got = at(graph, said, "confirm")
         judged = await tier.judge(got, NLUResult())
     assert judged is not None and (judged.intent, judged.decided) == ("other_hour", True)
