@@ -83,6 +83,8 @@ _IN_DAYS: Final = re.compile(
     r"(?:후|뒤|있다가|後|later|from now)"
     r"|\bin\s+(\d+)\s+(days?|weeks?)\b"
 )
+_FROM_DAY: Final = re.compile(r"\b(\d+|an?)\s+(days?|weeks?)\s+from\s+(today|now|tomorrow)\b")
+"""A span counted from today or tomorrow ("a week from today", "2 days from tomorrow")."""
 
 _FURTHEST_DAYS: Final = 3660
 """A relative date further ahead than ten years is not a date anyone means."""
@@ -247,6 +249,11 @@ def _relative(text: str, frame: Frame, period: Period | None) -> Iterator[date |
         shift = _shift(match.group(1).strip()) if match.group(1) else 0
         saturday = _weekday(5, shift, frame)
         yield today if shift == 0 and today.weekday() == 6 else saturday
+    for match in _FROM_DAY.finditer(text):
+        count = 1 if match.group(1).startswith("a") else int(match.group(1))
+        days = count * (7 if match.group(2).startswith("week") else 1)
+        days += 1 if match.group(3) == "tomorrow" else 0
+        yield today + timedelta(days=days) if days <= _FURTHEST_DAYS else None
     for match in _IN_DAYS.finditer(text):
         native = match.group(3)
         count = _KO_DAYS[native] if native else int(match.group(1) or match.group(4))

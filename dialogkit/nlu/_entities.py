@@ -40,7 +40,7 @@ from dialogkit.nlu._plausible import (
 )
 from dialogkit.nlu._times import read_time
 from dialogkit.nlu._words import meant_part
-from dialogkit.nlu.lang import paraphrases, pattern, words
+from dialogkit.nlu.lang import PACKS, paraphrases, pattern, words
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Slot
 
@@ -322,10 +322,24 @@ _DATE_OR_CLOCK: Final = re.compile(
 """Digits a date or a clock time consumes ("2026-11-30, 12:45"): never part of a phone."""
 
 
+@lru_cache(maxsize=1)
+def _digit_repeats() -> tuple[re.Pattern[str], dict[str, int]]:
+    """Every pack's words that repeat the next digit ("double oh"), as one pattern."""
+    repeats = {w.lower(): n for pack in PACKS.values() for w, n in pack.digit_repeats.items()}
+    words = "|".join(re.escape(w) for w in repeats) or "(?!x)x"
+    return re.compile(rf"\b({words})\s+(\S+)", re.IGNORECASE), repeats
+
+
+def _repeated_digits(text: str) -> str:
+    """``text`` with "double oh" read as "oh oh"."""
+    found, repeats = _digit_repeats()
+    return found.sub(lambda m: " ".join([m.group(2)] * repeats[m.group(1).lower()]), text)
+
+
 def extract_phone(text: str) -> Any:
-    """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔"); digits
-    that write a date or a time are no phone."""
-    text = _DATE_OR_CLOCK.sub(" ; ", text)
+    """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔", "two three
+    double oh"); digits that write a date or a time are no phone."""
+    text = _DATE_OR_CLOCK.sub(" ; ", _repeated_digits(text))
     spoken = (digits_spoken(text), digits_spoken(without_particle_i(text)))
     for source in (text, *(_PHONE_JOINER.sub("-", reading) for reading in spoken)):
         for match in _PHONE.finditer(source):

@@ -1,7 +1,7 @@
 """Values the way people say them, found by a blind set of value answers on three graphs
 nobody tuned on (`benchmarks/paraphrases/fresh3`): counters of things for a count of items,
 an offer worded as a question, a name said twice, a correction said with "違う", a booking
-name after "예약은", a closing courtesy."""
+name after "예약은", a closing courtesy, "a week from today", "double oh"."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import pytest
 
 from dialogkit import Engine, Scenario
 from dialogkit.nlu._acts import correction, offers_values
-from dialogkit.nlu._entities import extract_text
+from dialogkit.nlu._dates import read_date
+from dialogkit.nlu._entities import extract_phone, extract_text
+from dialogkit.nlu._frame import Frame
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 from tests.nlu.test_pack_fillers import stored
@@ -87,3 +89,23 @@ def test_a_correction_said_with_chigau_replaces_the_value() -> None:
 )
 def test_a_closing_courtesy_is_no_part_of_a_text_value(said: str, value: str) -> None:
     assert extract_text(NOTE, said) == value
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("could we move it to a week from today instead?", "2026-11-30"),
+        ("two weeks from now", "2026-12-07"),
+        ("3 days from tomorrow", "2026-11-27"),
+    ],
+)
+def test_a_span_from_today_counts_from_today(said: str, day: str) -> None:
+    frame = Frame.of({"date_time": "2026-11-23T10:00:00-05:00", "timezone": "America/New_York"})
+    found = read_date(said, frame)
+    assert found is not None and found.isoformat() == day
+
+
+def test_double_and_triple_repeat_the_next_digit() -> None:
+    said = "Let me see, it's four one five, five five five, two three double oh."
+    assert extract_phone(said) == "4155552300"
+    assert extract_phone("triple five, one two, three four five six seven") == "5551234567"

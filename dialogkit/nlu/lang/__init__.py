@@ -77,6 +77,9 @@ class LanguagePack:
     apologies: tuple[str, ...] = ()
     """Apologies an answer may open with ("sorry, ...", "죄송한데요, ...", "ごめんなさい、..."):
     never part of a value, and no value alone (as written, compared in lower case)."""
+    digit_repeats: dict[str, int] = field(default_factory=dict)
+    """Words that repeat the digit after them, in a number read digit by digit ("double
+    oh" = 00, "triple five" = 555)."""
     discourse_markers: tuple[str, ...] = ()
     """Markers an utterance may open with to frame what follows ("you know what, ...",
     "솔직히, ...", "そういえば、..."): never part of a value, and no value alone, like the

@@ -758,6 +758,7 @@ PACK: Final = LanguagePack(
         "lunch": "midday",
         "lunchtime": "midday",
     },
+    digit_repeats={"double": 2, "triple": 3},
     discourse_markers=(
         "you know what",
         "on second thought",
