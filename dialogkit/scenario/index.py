@@ -64,13 +64,15 @@ class ScenarioIndex:
                 targets = self.named_intents.setdefault(name, [])
                 if transition.target and transition.target not in targets:
                     targets.append(transition.target)
-                for slot in transition.clear_slots:
-                    changers.setdefault(slot, set()).add(name)
+                if len(transition.clear_slots) == 1:
+                    changers.setdefault(transition.clear_slots[0], set()).add(name)
         self.changers: dict[str, frozenset[str]] = {
             slot: frozenset(names) for slot, names in changers.items()
         }
-        """Slot -> the intents a transition that clears it names: what the scenario means by
-        "change the time" (``change_time`` clearing ``visit_time``), whatever its name."""
+        """Slot -> the intents a transition that clears that slot alone names: what the
+        scenario means by "change the time" (``change_time`` clearing ``visit_time``),
+        whatever its name. A transition that clears several (a new mission, a restart) is
+        no change of one of them."""
         terminal = {node.id for node in document.graph.nodes if node.terminal}
         self.ending_intents: frozenset[str] = frozenset(
             name

@@ -76,6 +76,16 @@ def at_read_back(offline: Engine, language: str, *, own_changes: bool) -> Sessio
 def test_the_intent_that_clears_a_slot_is_the_one_that_changes_it() -> None:
     index = read_back("en", own_changes=True).index
     assert index.changers == {"time": {"other_hour"}, "name": {"rename"}}
+    # A restart clears every slot: it changes none of them ("the time is wrong" is no restart).
+    document = read_back("en", own_changes=True).document.model_dump(mode="json")
+    document["graph"]["global_transitions"] = [
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "restart"},
+            "target": "ask_time",
+            "clear_slots": ["time", "name"],
+        }
+    ]
+    assert Scenario.from_dict(document).index.changers == index.changers
 
 
 @pytest.mark.parametrize(
