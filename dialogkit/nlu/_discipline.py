@@ -13,7 +13,9 @@ refused when:
   is dropped: "주소 부산시 …");
 - an identifier is the bot's own (a phrase of its persona, a value held in the context or in
   another slot) or the speaker's word for themself ("저는", "I"); no text value is only an
-  interjection ("あ、…", "um", "そうですね"): a hesitation is not yet the answer;
+  interjection ("あ、…", "um", "そうですね"): a hesitation is not yet the answer, nor is an
+  apology, a discourse marker ("on second thought") or a courtesy ("thanks"); a person's
+  name is no clause and no person named by relation ("my wife", "우리 애요", "主人です");
 - the value is implausible for its kind (``dialogkit.nlu._plausible``, shared with the value
   extractors) by the slot's kind (``dialogkit.nlu._kinds``): a birth date not in the past or
   more than 130 years ago, a phone number of the wrong length; or an address with neither a
