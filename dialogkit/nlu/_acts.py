@@ -283,10 +283,7 @@ def is_aside(text: str, language: str = "") -> bool:
     hold-on that goes on to ask, request or call the request off is said to the bot ("hang
     on, what's all that going to cost?", "ちょっと待って、今回は無しで")."""
     aside = pattern(language, "asides", lambda p: p.asides)
-    said = normalize(text)
-    opener = _consume(said, opener_words(language))
-    readings = (said, opener[1] if opener is not None else said)
-    if any(aside.search(reading) is not None for reading in readings):
+    if any(aside.search(reading) is not None for reading in _readings(text, language)):
         return True
     rest = held_on(text, language)
     if rest is None:
@@ -304,13 +301,18 @@ def held_on(text: str, language: str = "") -> str | None:
     go elsewhere" -> "we decided to go elsewhere"; "" for a hold-on alone); None when it
     opens with none. Read apart because the rest alone says whether it was said aside."""
     hold_on = pattern(language, "hold_ons", lambda p: p.hold_ons)
-    said = normalize(text)
-    opener = _consume(said, opener_words(language))
-    for reading in (said, opener[1] if opener is not None else said):
+    for reading in _readings(text, language):
         found = hold_on.match(reading)
         if found is not None:
             return reading[found.end() :].strip()
     return None
+
+
+def _readings(text: str, language: str) -> tuple[str, str]:
+    """The normalised utterance, and the same without the hesitation it opens with."""
+    said = normalize(text)
+    opener = _consume(said, opener_words(language))
+    return said, opener[1] if opener is not None else said
 
 
 def is_not_knowing(text: str, language: str = "") -> bool:

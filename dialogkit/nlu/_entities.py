@@ -8,7 +8,7 @@ put a value into a slot that a rule would not accept.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -437,10 +437,10 @@ def without_lead_in(text: str) -> str:
 def _without_courtesy(text: str) -> str:
     """``text`` without the courtesy its last clause is ("27 Maple Avenue, thanks", "창가
     자리로 부탁해요, 감사합니다"): never part of a value."""
-    head, comma, tail = text.rpartition(",")
-    if not comma:
-        head, comma, tail = text.rpartition("、")
-    return head.rstrip() if comma and head.strip() and is_interjection(tail) else text
+    last = max(_CLAUSE_BREAK.finditer(text), key=lambda edge: edge.start(), default=None)
+    if last is None or not text[: last.start()].strip():
+        return text
+    return text[: last.start()] if is_interjection(text[last.end() :]) else text
 
 
 def _framed_name(text: str) -> str | None:
@@ -459,6 +459,11 @@ def _framed_name(text: str) -> str | None:
     return None
 
 
+def _framed_names(texts: Iterable[str]) -> list[str]:
+    """The names the packs' frames read out of each of ``texts`` that frames one."""
+    return [found for said in texts if (found := _framed_name(said)) is not None]
+
+
 def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     """The answer itself without its opening hesitation, or the ``pattern`` match. A
     person's name is read out of the sentence around it ("제 이름은 김민수입니다" -> "김민수"),
@@ -469,26 +474,19 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     cleaned = _TRAILING.sub("", _without_courtesy(without_lead_in(text.strip())))
     if cleaned and slot_kind(name, slot) == "person_name":
         clauses = _CLAUSE_BREAK.split(cleaned)
-        related = False
-        for said in dict.fromkeys((cleaned, text)):
-            found = _framed_name(said)
-            related = related or (found is not None and is_relation(found))
-            if found is not None and not is_relation(found):
-                return found or INVALID
+        whole = _framed_names(dict.fromkeys((cleaned, text)))
+        parts = _framed_names(clauses) if len(clauses) > 1 else []
         # "娘の名前で、山田花子です": a person named by relation is not the name; "主人の
         # 名前で" alone names none. A name said again in full is the full one ("My name's
         # Sarah, Sarah Mitchell", "田中です。田中美咲。").
-        named = [
-            found
-            for said in (clauses if len(clauses) > 1 else ())
-            if (found := _framed_name(said)) is not None
-        ]
-        related = related or any(is_relation(found) for found in named)
-        names = [found for found in named if found and not is_relation(found)]
+        found = next((name for name in whole if not is_relation(name)), None)
+        if found is not None:
+            return found or INVALID
+        names = [name for name in parts if name and not is_relation(name)]
         if names:
             fuller = [n for n in names[1:] if n != names[0] and n.startswith(names[0])]
             return fuller[0] if fuller else names[0]
-        if related:
+        if any(is_relation(name) for name in (*whole, *parts)):
             return INVALID
     if slot.pattern:
         return extract_pattern(slot, text)
