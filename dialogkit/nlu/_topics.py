@@ -15,7 +15,7 @@ from typing import Final
 
 from dialogkit.nlu._acts import is_question
 from dialogkit.nlu._morphology import normalize
-from dialogkit.nlu.lang import pattern
+from dialogkit.nlu.lang import pattern, words
 from dialogkit.scenario.model import Intent
 
 TOPIC_SCORE: Final = 0.7
@@ -27,28 +27,6 @@ _HANGUL_NOUN: Final = re.compile(
 """A two-syllable Korean noun, alone or before a verbaliser or a particle ("보상되나요")."""
 _KANJI_RUN: Final = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ff]{2,}")
 _LATIN_WORD: Final = re.compile(r"[a-z]{5,}")
-_LATIN_COMMON: Final = frozenset(
-    {
-        "about",
-        "could",
-        "would",
-        "should",
-        "there",
-        "their",
-        "where",
-        "which",
-        "these",
-        "those",
-        "thing",
-        "things",
-        "anything",
-        "something",
-        "really",
-        "today",
-        "please",
-        "doing",
-    }
-)
 
 
 def topic_roots(text: str) -> frozenset[str]:
@@ -61,9 +39,10 @@ def topic_roots(text: str) -> frozenset[str]:
         if noun:
             roots.add(noun.group(1))
     roots.update(_KANJI_RUN.findall(normal))
-    roots.update(w[:5] for w in _LATIN_WORD.findall(normal) if w not in _LATIN_COMMON)
+    common = frozenset(words("", lambda p: p.common_words))
+    roots.update(w[:5] for w in _LATIN_WORD.findall(normal) if w not in common)
     asking = pattern("", "question_word", lambda p: p.question_word)
-    return frozenset(root for root in roots if not asking.search(root))
+    return frozenset(root for root in roots if root not in common and not asking.search(root))
 
 
 def _said(intent: Intent) -> Iterable[str]:

@@ -15,6 +15,7 @@ from dialogkit.nlu._discipline import admit, is_clause
 from dialogkit.nlu._entities import INVALID, extract, extract_date, known_unit
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._result import NLUResult
+from dialogkit.nlu._topics import topic_roots
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 from tests.nlu.reading import analyse
@@ -322,6 +323,22 @@ def test_a_question_in_other_words_names_what_it_asks_about(
 )
 def test_a_question_about_something_else_names_no_topic(language: str, text: str) -> None:
     assert faq(language, text).intent is None
+
+
+@pytest.mark.parametrize(
+    ("example", "common", "topic"),
+    [
+        ("should I turn the water off before you arrive?", "befor", "water"),
+        ("혹시 주차 되나요?", "혹시", "주차"),
+        ("今日って駐車場ありますか？", "今日", "駐車場"),
+    ],
+)
+def test_a_common_word_is_no_topic(example: str, common: str, topic: str) -> None:
+    """A question that began "Before I give you that, ..." once asked how to shut the water off,
+    because "before" was in that intent's examples alone."""
+    roots = topic_roots(example)
+    assert topic in roots
+    assert common not in roots
 
 
 @pytest.mark.parametrize(

@@ -132,6 +132,9 @@ class LanguagePack:
     function_words: tuple[str, ...] = ()
     """Phrases every intent shares ("please", "해 주세요", "お願いします"): they never decide
     an intent on their own."""
+    common_words: tuple[str, ...] = ()
+    """Content-looking words too common to say what a question is about ("before", "혹시",
+    "今日"): never a question intent's topic (``dialogkit.nlu._topics``), normalised."""
     relations: tuple[str, ...] = ()
     """Patterns of a person named by relation, whole ("my wife", "우리 애요", "主人です"):
     never a person's name (normalised text)."""
