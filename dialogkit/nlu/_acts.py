@@ -228,18 +228,41 @@ def _as_said(text: str, rest: str) -> str:
     return rest
 
 
-def corrected_in_place(text: str, language: str = "") -> str | None:
-    """The utterance as it would have been said right: an announced correction's new part
-    in place of the last word before the announcement ("1990년 5월 17일이요, 아 잠깐만요
-    18일이에요" -> "1990년 5월 18일이에요"), for a new part that is only a piece of the value.
-    None when no correction is announced."""
+_UNSPACED: Final = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+"""Kana and kanji: a script written without spaces, where a word may end anywhere."""
+_REACH: Final = 3
+"""How many words back from the announcement the new part may reach: a value is short."""
+
+
+@lru_cache(maxsize=2048)
+def corrected_in_place(text: str, language: str = "") -> tuple[str, ...]:
+    """The utterance as it may have been said right: an announced correction's new part in
+    place of one of the last words before the announcement, nearest first ("1990년 5월
+    17일이요, 아 잠깐만요 18일이에요" -> "1990년 5월 18일이에요"; "8 pm, no wait, 9" -> "8 9",
+    "9 pm"). The caller reads each for the value the new part is a piece of. Empty when no
+    correction is announced.
+
+    In kana and kanji a word may end anywhere ("午後の2時…いや、3時" -> …, "午後の3時"), and
+    a hesitation before the announcement ("구팔칠육, 어 아니 구팔칠오") is no part of what it
+    corrects."""
     announcing = pattern(language, "correction", lambda p: p.correction, re.IGNORECASE)
     matches = list(announcing.finditer(text))
     if not matches:
-        return None
-    kept = text[: matches[-1].start()].rstrip(_PAYLOAD_EDGES).rsplit(maxsplit=1)
-    payload = text[matches[-1].end() :].strip(_PAYLOAD_EDGES)
-    return f"{kept[0]} {payload}" if len(kept) == 2 and payload else None
+        return ()
+    kept = text[: matches[-1].start()].rstrip(_PAYLOAD_EDGES + "…")
+    hesitation = re.search(r"[\s,、…]+(\w+)$", kept)
+    if hesitation and _consume(normalize(hesitation.group(1)), opener_words(language)):
+        kept = kept[: hesitation.start()].rstrip(_PAYLOAD_EDGES + "…")
+    payload = text[matches[-1].end() :].strip(_PAYLOAD_EDGES + "…")
+    if not payload:
+        return ()
+    readings = []
+    for word in reversed(list(re.finditer(r"\S+", kept))[-_REACH:]):
+        for cut in range(word.end() - 1, word.start(), -1):
+            if _UNSPACED.match(kept[cut - 1]) or _UNSPACED.match(kept[cut]):
+                readings.append(f"{kept[:cut]}{payload}{kept[word.end() :]}")
+        readings.append(f"{kept[: word.start()]}{payload}{kept[word.end() :]}")
+    return tuple(readings)
 
 
 @lru_cache(maxsize=4096)

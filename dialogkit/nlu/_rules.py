@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from functools import cached_property, lru_cache
 from typing import Any, Final
 
@@ -724,11 +725,8 @@ class RuleNLU:
                 value = validate(slot, counts[name]) if name in counts else INVALID
             else:
                 value = _extract_not_own(request, name, slot, content, expected, frame)
-                if value is INVALID and expected and corrected is not None:
-                    # "5월 17일, 아 아니 18일": the new part is a piece of the value.
-                    in_place = corrected_in_place(text, language)
-                    if in_place is not None:
-                        value = _extract_not_own(request, name, slot, in_place, expected, frame)
+                if expected and corrected is not None:
+                    value = _completed(request, name, slot, text, value, frame)
             if value is not INVALID:
                 entities[name] = value
         entities.update(_ranges(request, content, frame))
@@ -873,6 +871,37 @@ def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:
             if length is not None and validate(length_slot, exact(length)) is not INVALID:
                 found[slot.range_length or ""] = exact(length)
     return {k: v for k, v in found.items() if validate(request.slots[k], v) is not INVALID}
+
+
+def _completed(
+    request: NLURequest, name: str, slot: Slot, text: str, said: Any, frame: Frame
+) -> Any:
+    """A correction's value, completed from what it corrects where the new part is only a
+    piece of it: "5월 17일, 아 아니 18일" is May 18th, "午後の2時…いや、3時" is 3 pm, and
+    "来週の火曜日…あ、違う、水曜日" next week's Wednesday."""
+    for reading in corrected_in_place(text, request.scenario.language):
+        fuller = _extract_not_own(request, name, slot, reading, True, frame)
+        if fuller is not INVALID and (said is INVALID or _refines(slot, said, fuller)):
+            return fuller
+    return said
+
+
+def _refines(slot: Slot, said: Any, fuller: Any) -> bool:
+    """Whether ``fuller`` says what ``said`` says and more: the same clock time with its
+    half of the day, the same weekday or day of the month in its week or month, the new
+    digits of a phone number within the whole number."""
+    if said == fuller or not isinstance(said, str) or not isinstance(fuller, str):
+        return False
+    if slot.type == "phone":
+        digits, whole = re.sub(r"\D", "", said), re.sub(r"\D", "", fuller)
+        return len(whole) > len(digits) and digits[:4] in whole
+    if slot.type == "time":
+        (h1, m1), (h2, m2) = (map(int, v.split(":")[:2]) for v in (said, fuller))
+        return m1 == m2 and h1 % 12 == h2 % 12
+    if slot.type == "date":
+        first, second = date.fromisoformat(said), date.fromisoformat(fuller)
+        return first.weekday() == second.weekday() or first.day == second.day
+    return False
 
 
 def _extract_not_own(

@@ -4,6 +4,8 @@ cases written from the registered scenarios alone)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from dialogkit import Scenario
@@ -74,32 +76,75 @@ def test_a_korean_self_correction_says_what_wins(text: str, new: str) -> None:
     assert correction(text, "ko") == new
 
 
-def test_a_correction_that_names_a_piece_replaces_the_last_word_before_it() -> None:
-    said = "1990년 5월 17일이요, 아 잠깐만요 18일이에요"
-    assert corrected_in_place(said, "ko") == "1990년 5월 18일이에요"
-    assert corrected_in_place("1990년 5월 17일이요", "ko") is None
+@pytest.mark.parametrize(
+    ("language", "said", "nearest", "meant"),
+    [
+        ("ko", "1990년 5월 17일이요, 아 잠깐만요 18일이에요", "1990년 5월 18일이에요", None),
+        ("ko", "공일공 구팔칠육, 어 아니 구팔칠오", "공일공 구팔칠오", None),
+        ("ja", "午後の2時…いや、3時です", "午後の23時です", "午後の3時です"),
+    ],
+)
+def test_a_correction_that_names_a_piece_replaces_the_end_before_it(
+    language: str, said: str, nearest: str, meant: str | None
+) -> None:
+    """Nearest cut first; in kana and kanji a word may end anywhere, and a hesitation
+    before the announcement ("어") is no part of what it corrects."""
+    readings = corrected_in_place(said, language)
+    assert readings[0] == nearest
+    assert meant is None or meant in readings
+    assert corrected_in_place("1990년 5월 17일이요", "ko") == ()
 
 
-def test_a_date_corrected_by_its_day_keeps_its_year_and_month() -> None:
-    slots = {"birth_date": Slot(type="date", kind="birth_date")}
+@pytest.mark.parametrize(
+    ("language", "slot", "text", "value"),
+    [
+        (
+            "ko",
+            {"type": "date", "kind": "birth_date"},
+            "1990년 5월 17일이요, 아 잠깐만요 18일이에요",
+            "1990-05-18",
+        ),
+        ("ja", {"type": "time"}, "えーと、午後の2時…いや、3時でお願いします", "15:00"),
+        ("ko", {"type": "time"}, "저녁 7시요, 아 아니 8시요", "20:00"),
+        ("en", {"type": "time"}, "8 pm, no wait, 9", "21:00"),
+        ("ja", {"type": "date"}, "来週の火曜日…あ、違う、水曜日で", "2026-12-02"),
+        ("en", {"type": "date"}, "next Tuesday, no wait, Wednesday", "2026-12-02"),
+        (
+            "ko",
+            {"type": "phone"},
+            "공일공 구팔칠육, 어 아니 구팔칠오, 삼삼이일이요",
+            "010-9875-3321",
+        ),
+        ("en", {"type": "integer"}, "Three, oh wait, no, just two", 2),
+        ("ja", {"type": "integer"}, "三つ、あ、いや四つです", 4),
+        ("ja", {"type": "time"}, "3時、いや、4時", "04:00"),
+    ],
+)
+def test_a_value_corrected_by_a_piece_keeps_what_the_piece_left_open(
+    language: str, slot: dict[str, Any], text: str, value: Any
+) -> None:
+    """The new part completed from what it corrects: its half of the day, its week, the
+    start of its number; a whole new value (a count, a time with nothing before it) stands."""
+    slots = {"asked": Slot.model_validate(slot)}
     node = {"id": "n", "description": "N.", "terminal": True}
     graph = Scenario.from_dict(
         make_graph(
             [node],
-            language="ko",
-            slots={name: slot.model_dump(exclude_none=True) for name, slot in slots.items()},
+            language=language,
+            slots={name: s.model_dump(exclude_none=True) for name, s in slots.items()},
         )
     )
     request = NLURequest(
         scenario=graph,
         node=graph.nodes[0],
-        text="1990년 5월 17일이요, 아 잠깐만요 18일이에요",
+        text=text,
         intents=dict(BUILTIN_INTENTS),
         slots=slots,
-        expected_slot="birth_date",
+        expected_slot="asked",
         filled_slots={},
+        user={"date_time": "2026-11-23T10:00:00+09:00", "timezone": "Asia/Seoul"},
     )
-    assert RuleNLU().analyse(request).entities == {"birth_date": "1990-05-18"}
+    assert RuleNLU().analyse(request).entities == {"asked": value}
 
 
 def test_a_day_after_a_hesitation_is_no_name() -> None:

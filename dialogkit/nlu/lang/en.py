@@ -896,6 +896,7 @@ PACK: Final = LanguagePack(
         r"\bscratch\s+that\b",
         r"\bcorrection\b",
         r"\bno\s+wait\b",
+        r"(?<=\w)[,.…]+\s*(?:oh\s+)?(?:wait\s*,?\s*)?no(?=\s*[,.…])",
         r"\bactually\b",
         r"\bsorry\b(?=\s*[,.]|\s+(?:i|it|make|no))",
     ),
