@@ -399,6 +399,12 @@ def _name_frames() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(f, re.IGNORECASE) for f in words("", lambda p: p.name_frames))
 
 
+@lru_cache(maxsize=1)
+def _address_frames() -> tuple[re.Pattern[str], ...]:
+    """Every pack's frames around an address, compiled once."""
+    return tuple(re.compile(f, re.IGNORECASE) for f in words("", lambda p: p.address_frames))
+
+
 _SPACED_HANGUL_NAME: Final = re.compile(r"[가-힣]\s[가-힣]{1,3}")
 
 
@@ -443,6 +449,27 @@ def _without_courtesy(text: str) -> str:
     return text[: last.start()] if is_interjection(text[last.end() :]) else text
 
 
+@lru_cache(maxsize=1)
+def _titles() -> re.Pattern[str]:
+    return pattern("", "titles", lambda p: p.titles, re.IGNORECASE)
+
+
+def _untitled(name: str) -> str:
+    """The name without a title said with it, when it stays whole without: two words, or
+    two letters of a script without spaces between names ("Mrs. Patricia Nguyen" ->
+    "Patricia Nguyen", "정하늘 과장님" -> "정하늘"; "Dr. Alvarez" and "김 과장님" keep it)."""
+    for title in _titles().finditer(name):
+        if title.start() == 0:
+            rest = name[title.end() :].strip()
+        elif title.end() == len(name):
+            rest = name[: title.start()].strip()
+        else:
+            continue
+        if len(rest.split()) >= 2 or (not rest.isascii() and len(rest.replace(" ", "")) >= 2):
+            return rest
+    return name
+
+
 def _framed_name(text: str) -> str | None:
     """The name a pack's frame reads out of the whole of ``text``; never a clause ("for my
     dad" in "this is for my dad") nor a day ("あの、やっぱり明後日でお願いします" names a date,
@@ -452,7 +479,7 @@ def _framed_name(text: str) -> str | None:
     for frame in _name_frames():
         found = frame.fullmatch(cleaned)
         if found is not None:
-            value = _joined_name(found.group("value").strip())
+            value = _joined_name(_untitled(found.group("value").strip()))
             if clause.search(value) or read_date(value, Frame.of(None)) is not None:
                 continue
             return value
@@ -490,6 +517,9 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
             return INVALID
     if slot.pattern:
         return extract_pattern(slot, text)
+    if cleaned and slot_kind(name, slot) == "address":
+        framed = (frame.fullmatch(cleaned) for frame in _address_frames())
+        cleaned = next((found.group("value") for found in framed if found), cleaned)
     return cleaned or INVALID
 
 

@@ -109,3 +109,47 @@ def test_double_and_triple_repeat_the_next_digit() -> None:
     said = "Let me see, it's four one five, five five five, two three double oh."
     assert extract_phone(said) == "4155552300"
     assert extract_phone("triple five, one two, three four five six seven") == "5551234567"
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "value"),
+    [
+        ("en", "Sure, it's under Mrs. Patricia Nguyen.", "Patricia Nguyen"),
+        ("en", "It's Dr. Alvarez", "Dr. Alvarez"),
+        ("en", "Um, the booking should be under Michael O'Connor, thanks.", "Michael O'Connor"),
+        ("en", "the reservation is under Ann Lee", "Ann Lee"),
+        ("ko", "저희 회사 정하늘 과장님 이름으로 잡아 주세요", "정하늘"),
+        ("ko", "아, 예약은 박서준 이름으로 해 주세요", "박서준"),
+        ("ko", "예약자 이름을 한지민으로 바꿔 주세요, 제 아내가 갈 거라서요", "한지민"),
+        ("ja", "山田様でお願いします", "山田"),
+    ],
+)
+def test_a_name_is_read_without_its_title_and_frame(
+    offline: Engine, language: str, said: str, value: str
+) -> None:
+    """A title goes when the name stays whole without it; "X 이름으로" and "the booking is
+    under X" frame a name as "under X" does."""
+    assert stored(offline, language, "name", said) == value
+
+
+@pytest.mark.parametrize("said", ["남편 이름으로 해 주세요", "제 이름으로 해 주세요"])
+def test_a_name_by_relation_or_self_is_no_name(offline: Engine, said: str) -> None:
+    assert stored(offline, "ko", "name", said) is None
+
+
+ADDRESS = Slot(type="text", kind="address", prompt="Where?")
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Um, it's 27 Maple Avenue, thanks.", "27 Maple Avenue"),
+        ("we live on 5 Oak Lane", "5 Oak Lane"),
+        ("my address is 301 Main St, Apt 2", "301 Main St, Apt 2"),
+        ("48 Birch Lane, Apt 3, Somerville", "48 Birch Lane, Apt 3, Somerville"),
+        ("저희 집 주소는 서울시 마포구 합정동 123이에요", "서울시 마포구 합정동 123"),
+        ("住所は東京都港区芝公園4-2-8です", "東京都港区芝公園4-2-8"),
+    ],
+)
+def test_an_address_is_read_out_of_the_sentence_around_it(said: str, value: str) -> None:
+    assert extract_text(ADDRESS, said, "address") == value

@@ -135,6 +135,10 @@ class LanguagePack:
     common_words: tuple[str, ...] = ()
     """Content-looking words too common to say what a question is about ("before", "혹시",
     "今日"): never a question intent's topic (``dialogkit.nlu._topics``), normalised."""
+    titles: tuple[str, ...] = ()
+    """Patterns of a title said with a person's name, before it ("Mrs.", "Dr") or after it
+    ("과장님", "様"): dropped from a name that stays whole without it ("Mrs. Patricia
+    Nguyen" -> "Patricia Nguyen", but "Dr. Alvarez" keeps it). Case-insensitive."""
     relations: tuple[str, ...] = ()
     """Patterns of a person named by relation, whole ("my wife", "우리 애요", "主人です"):
     never a person's name (normalised text)."""
@@ -176,6 +180,10 @@ class LanguagePack:
     """Nouns of things commonly counted, by concept ("adult", "child"): a count slot that
     declares no ``nouns`` but whose name or description says one of them is named by all
     the concept's words in every pack."""
+    address_frames: tuple[str, ...] = ()
+    """Patterns around an address said in a sentence, the address in group ``value`` ("we're
+    at 12 Oak Street", "주소는 서울시 마포구 …이에요", "住所は…です"): run on the answer
+    without its lead-in and closing courtesy, case-insensitive, for an ``address`` slot."""
     name_frames: tuple[str, ...] = ()
     """Patterns around a person's name said in a sentence, the name in group ``value``
     ("제 이름은 김민수입니다", "山田と申します", "my name is Ann"): run on the raw text,

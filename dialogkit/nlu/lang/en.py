@@ -990,6 +990,7 @@ PACK: Final = LanguagePack(
         "ahead",
         "yours",
     ),
+    titles=(r"(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam)\.?(?=\s)", r"(?:doctor|professor)(?=\s)"),
     relations=(
         r"(?:(?:my|our|the)\s+)?(?:wife|husband|partner|kid|kids|son|daughter|mom|mum|dad|"
         r"mother|father|boss|friend|brother|sister|child|children|grandma|grandpa)",
@@ -1062,10 +1063,18 @@ PACK: Final = LanguagePack(
         "ticket": ("ticket", "tickets"),
         "dog": ("dog", "dogs", "pet", "pets"),
     },
+    address_frames=(
+        r"^(?:(?:it|that)\s*\W?s|it\s+is|that\s+is|(?:we|i)\s*\W?(?:re|m)\s+(?:at|on)|"
+        r"(?:we|i)\s+(?:are|am|live|stay)\s+(?:at|on)|(?:we|i)\s+live\s+(?:at|on)|"
+        r"(?:my|our|the)\s+address\s+(?:is|\W?s)|(?:the\s+)?address\s*\W?s)"
+        r"\s+(?P<value>\d.*)$",
+    ),
     name_frames=(
         r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:"
         r"(?:(?:(?:you|we)\s+(?:can|could)\s+|just\s+)?(?:please\s+)?"
-        r"(?:put|book|reserve|make|have)\s+(?:it|that|this|the\s+\w+|us|me)\s+)?under"
+        r"(?:put|book|reserve|make|have)\s+(?:it|that|this|the\s+\w+|us|me)\s+|"
+        r"(?:the\s+)?(?:booking|reservation|appointment|table|order|room)\s+"
+        r"(?:(?:should|can|will|would|must)\s+be\s+|is\s+|\W?s\s+)?)?under"
         r"(?:\s+the\s+name(?:\s+of)?)?|(?:it|(?:my|the)\s+name)\s+(?:should|will|would|must)\s+be|"
         r"(?:change|switch|correct|fix)\s+(?:the|my)\s+name\s+to|(?:my|the)\s+name\s+is\s+actually|"
         r"(?:it\s*'?s|it\s+is)\s+(?:under|for)|"
