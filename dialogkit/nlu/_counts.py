@@ -97,6 +97,21 @@ def read_counts(
         return True
 
     nouns = _nouns(normal, counted)
+
+    def give_out(index: int, quantity: Quantity) -> None:
+        """A counted number no noun claimed: to the one slot its counter fits, else to the
+        slot asked for."""
+        fitting = [n for n in counted if n not in values and in_slot_unit(quantity, counted[n])]
+        if len(fitting) == 1:
+            take(fitting[0], index, quantity)
+        elif expected in fitting:
+            take(expected, index, quantity)
+        elif fitting and quantity.dimension == "people" and not nouns:
+            take(fitting[0], index, quantity)
+        elif not fitting and quantity.dimension == "people" and _per_person(counted, expected):
+            # "me and my wife" when bikes are asked for: one each.
+            take(expected or "", index, replace(quantity, dimension=None))
+
     zero = pattern(language, "zero_before", lambda p: p.zero_before)
     zero_after = pattern(language, "zero_after", lambda p: p.zero_after)
     one = pattern(language, "one_before", lambda p: p.one_before)
@@ -114,19 +129,11 @@ def read_counts(
     for noun in nouns:
         if noun.slot not in values and one.search(normal[: noun.start]):
             values[noun.slot] = 1
+    _take_total(normal, found, used, language, lambda index: give_out(index, found[index]))
     for index, quantity in enumerate(found):
         if index in used or quantity.dimension is None:
             continue
-        fitting = [n for n in counted if n not in values and in_slot_unit(quantity, counted[n])]
-        if len(fitting) == 1:
-            take(fitting[0], index, quantity)
-        elif expected in fitting:
-            take(expected, index, quantity)
-        elif fitting and quantity.dimension == "people" and not nouns:
-            take(fitting[0], index, quantity)
-        elif not fitting and quantity.dimension == "people" and _per_person(counted, expected):
-            # "me and my wife" when bikes are asked for: one each.
-            take(expected or "", index, replace(quantity, dimension=None))
+        give_out(index, quantity)
     if expected in counted and expected not in values:
         for index, quantity in enumerate(found):
             if quantity.dimension is None and take(expected, index, quantity):
@@ -138,6 +145,27 @@ def read_counts(
             if not found and answers.search(normal):
                 values[expected] = 0
     return values
+
+
+def _take_total(
+    normal: str,
+    found: list[Quantity],
+    used: set[int],
+    language: str,
+    give: Callable[[int], None],
+) -> None:
+    """The sum announced after a list ("애들 둘 해서 네 명", "子供が二人なので、全部で四人"):
+    the first number after the last announcement is given out, and the numbers before it
+    that no noun claimed are its parts, no value of their own."""
+    totals = pattern(language, "totals", lambda p: p.totals, re.IGNORECASE)
+    total = max(totals.finditer(normal), key=lambda said: said.end(), default=None)
+    if total is None:
+        return
+    after = [i for i, q in enumerate(found) if q.start >= total.end()]
+    if after:
+        used.update(i for i, q in enumerate(found) if q.end <= total.start())
+        if after[0] not in used:
+            give(after[0])
 
 
 def _per_person(counted: Mapping[str, Slot], expected: str | None) -> bool:

@@ -163,6 +163,11 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
     A number with a counter of its own kind comes first ("4명" for a party size in "7시에
     4명"). When the slot is not the one asked for, only such an explicitly counted number
     is read, so several values in one utterance land in their own slots."""
+    total = max(_TOTALS.finditer(text), key=lambda said: said.end(), default=None)
+    if total is not None:
+        summed = extract_number(slot, text[total.end() :], expected=expected)
+        if summed is not INVALID:
+            return summed
     unit = _unit(slot)
     loose: Any = INVALID
     normalized = normalize(text)
@@ -545,6 +550,8 @@ _EXTRACTORS: Final[dict[str, Callable[[Slot, str, _Reading], Any]]] = {
     "text": lambda s, t, r: extract_text(s, t, r.name),
 }
 
+_TOTALS: Final = pattern("", "totals", lambda p: p.totals, re.IGNORECASE)
+"""What announces the sum of what was listed: the number after it is the value."""
 _CHANGE_BY: Final = pattern("", "change_by", lambda p: p.change_by)
 """A number that changes the value by that much ("한 명 더", "一人増えた", "two more") is not
 the value itself: the slot is re-asked rather than set to the difference."""

@@ -9,6 +9,7 @@ import pytest
 
 from dialogkit import Engine, Scenario
 from dialogkit.nlu._acts import correction, offers_values
+from dialogkit.nlu._counts import read_counts
 from dialogkit.nlu._dates import read_date
 from dialogkit.nlu._entities import extract_phone, extract_text
 from dialogkit.nlu._frame import Frame
@@ -153,3 +154,37 @@ ADDRESS = Slot(type="text", kind="address", prompt="Where?")
 )
 def test_an_address_is_read_out_of_the_sentence_around_it(said: str, value: str) -> None:
     assert extract_text(ADDRESS, said, "address") == value
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "count"),
+    [
+        ("ko", "저랑 남편이랑 애들 둘 해서 네 명이요", 4),
+        ("ja", "私と妻と、子供が二人なので、全部で四人ですね。", 4),
+        ("en", "me, my wife and our two boys, so four", 4),
+        ("en", "two couples, four in total... no, a total of five", 5),
+    ],
+)
+def test_a_sum_announced_after_a_list_is_the_count(
+    offline: Engine, language: str, said: str, count: int
+) -> None:
+    assert stored(offline, language, "people", said) == count
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "counts"),
+    [
+        ("en", "Well, it's me, my husband and my sister, so three adults.", {"adults": 3}),
+        ("ja", "夫と私と、友達が二人なので、全部で四人です", {"adults": 4}),
+        ("en", "2 adults and 1 kid, so 3 of us in total", {"adults": 2, "children": 1}),
+    ],
+)
+def test_the_parts_of_a_sum_fill_no_other_count(
+    language: str, said: str, counts: dict[str, int]
+) -> None:
+    """The people listed before "so three" are the three, not children besides them."""
+    slots = {
+        "adults": Slot(type="integer", kind="count", unit="people", nouns=["adults"]),
+        "children": Slot(type="integer", kind="count", unit="people", nouns=["kid", "children"]),
+    }
+    assert read_counts(said, slots, "adults", language) == counts

@@ -51,6 +51,10 @@ class LanguagePack:
     change_by: tuple[str, ...] = ()
     """Words after a number that change a value by it ("한 명 더", "two more", "一人増えた"):
     the number is then not the value (run right after the number's counter)."""
+    totals: tuple[str, ...] = ()
+    """Patterns that announce the sum of what was just listed ("me, my husband and my sister,
+    so three", "애들 둘 해서 네 명", "全部で四人"): the number after the last of them is the
+    value (raw text, case-insensitive)."""
     ordinal_after: tuple[str, ...] = ()
     """What makes a number an ordinal ("10th", "두 번째", "3番目"): never a count."""
     month_before_day: tuple[str, ...] = ()

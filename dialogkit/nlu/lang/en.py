@@ -660,6 +660,13 @@ PACK: Final = LanguagePack(
     people_cue=(
         r"(?:\bfor|\bparty\s+of|\btable\s+for|\bgroup\s+of|\bwe\s+are|\bwe're|\bthere\s+are)\s+$",
     ),
+    totals=(
+        r"\bso(?:\s+that\s*\W?s)?(?=\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)",
+        r"\b(?:that|which)\s+makes\b",
+        r"\bmaking\s+(?:it|us|that)\b",
+        r"\b(?:a\s+)?total\s+of\b",
+        r"\b(?:in\s+total|all\s+together|altogether|all\s+in\s+all)\b[\s,]*(?=\S)",
+    ),
     change_by=(r"\s*(?:more|extra|additional|less|fewer)\b",),
     ordinal_after=(r"\s*(?:st|nd|rd|th)\b",),
     month_before_day=(r"(?:/|\.)\s*$",),

@@ -492,6 +492,7 @@ PACK: Final = LanguagePack(
         "よにん",
         "ろくにん",
     ),
+    totals=(r"全部で", r"合わせて", r"合計(?:で)?", r"全員で", r"みんなで", r"総勢"),
     change_by=(r"\s*(?:(?:は|が|を)\s*)?(?:増|減)",),
     ordinal_after=(r"\s*番目",),
     month_before_day=(r"月\s*$",),
