@@ -29,6 +29,9 @@ _KO_JA: Final = re.compile(
     r"(?<![\d.])(\d{1,2})\s*(?:시|時)(?!간|間|작)\s*"
     r"(?:(\d{1,2})\s*(?:분|分)|(반|半)|(정각|ちょうど))?(?:\s*(전|前)(?!에|中))?"
 )
+_JOINED_BEFORE: Final = re.compile(r"(시|時)\s*(?:되기|の)\s*(?=\d{1,2}\s*(?:분|分)\s*(?:전|前))")
+"""The hour joined to the minutes before it ("일곱 시 되기 십오 분 전", "九時の十五分前"):
+read as "7시 15분 전"."""
 _EN_MERIDIEM: Final = re.compile(rf"(?<![\d.:])(\d{{1,2}})(?:[.\s]([0-5]\d))?\s*{_MERIDIEM}")
 _EN_OCLOCK: Final = re.compile(r"(?<![\d.:])(\d{1,2})\s*o'?\s?clock")
 _EN_PAST_TO: Final = re.compile(
@@ -87,9 +90,14 @@ def _clock(hour: int, minute: int, part: str | None) -> tuple[str, ...]:
     return tuple(readings)
 
 
-def _minus(hour: int, minute: int, before: int) -> tuple[int, int]:
-    total = (hour * 60 + minute - before) % (24 * 60)
-    return total // 60, total % 60
+def _before(hour: int, minutes: int, part: str | None) -> tuple[str, ...]:
+    """The readings of ``minutes`` before ``hour`` o'clock: one when the day part is known
+    ("朝の九時の十五分前" is 08:45 only)."""
+    total = (_hour24(hour, part) * 60 - minutes) % (24 * 60)
+    hour24, minute = divmod(total, 60)
+    if part is None:
+        return _clock(hour24, minute, None)
+    return (f"{hour24:02d}:{minute:02d}",) if plausible_clock(hour24, minute) else ()
 
 
 def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
@@ -98,7 +106,7 @@ def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
 
     ``bare`` also reads a lone number ("7", "저녁 7이요") as an hour: only for an answer to
     the question that asked for a time."""
-    prepared = digits_spoken(text)
+    prepared = _JOINED_BEFORE.sub(r"\1 ", digits_spoken(text))
     match = _CLOCK.search(prepared)
     if match:
         part = _meridiem(match.group(3)) or _day_part(prepared, match.start(), match.end())
@@ -109,8 +117,7 @@ def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
         minute = 30 if half else int(minutes or 0)
         part = _day_part(prepared, match.start(), match.end())
         if before and minutes:
-            hour24 = _hour24(int(hour), part)
-            return _clock(*_minus(hour24, 0, int(minutes)), None)
+            return _before(int(hour), int(minutes), part)
         return _clock(int(hour), minute, part)
     match = _EN_PAST_TO.search(prepared)
     if match:
@@ -119,7 +126,7 @@ def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
         hour = int(match.group(3))
         part = _meridiem(match.group(4)) or _day_part(prepared, match.start(), match.end())
         if match.group(2) in {"to", "before", "till"}:
-            return _clock(*_minus(_hour24(hour, part), 0, minutes), None)
+            return _before(hour, minutes, part)
         return _clock(hour, minutes, part) if minutes < 60 else ()
     match = _EN_MERIDIEM.search(prepared)
     if match:
