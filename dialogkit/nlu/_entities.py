@@ -59,8 +59,8 @@ INVALID: Final = _Invalid()
 """Returned when a value does not fit its slot (or nothing fitting was found)."""
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
-_PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().,-]{7,17}\d)(?!\d)")
-_PHONE_JOINER = re.compile(r"(?<=\d)\s*(?:에|의|다시|dash|の)\s*(?=\d)")
+_PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().,、-]{7,17}\d)(?!\d)")
+_PHONE_JOINER = re.compile(r"(?<=\d)[\s、,]*(?:에|의|다시|dash|の)[\s、,]*(?=\d)")
 """What people say between the groups of a phone number ("공일공에 일이삼사에 ...")."""
 
 
@@ -341,10 +341,25 @@ def _repeated_digits(text: str) -> str:
     return found.sub(lambda m: " ".join([m.group(2)] * repeats[m.group(1).lower()]), text)
 
 
+@lru_cache(maxsize=1)
+def _phone_digit_words() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
+    """Runs of three or more of the packs' phone digit words, one such word, and each
+    word's digit."""
+    digits = {w: str(d) for pack in PACKS.values() for w, d in pack.phone_digits.items()}
+    one = "|".join(re.escape(w) for w in sorted(digits, key=len, reverse=True)) or "(?!)"
+    return re.compile(rf"(?:(?:{one})[ー\s]*){{3,}}"), re.compile(one), digits
+
+
+def _read_out_digits(text: str) -> str:
+    """``text`` with runs of digit words written in digits ("ゼロハチゼロ" -> "080")."""
+    runs, word, digits = _phone_digit_words()
+    return runs.sub(lambda run: word.sub(lambda w: digits[w.group()], run.group()), text)
+
+
 def extract_phone(text: str) -> Any:
     """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔", "two three
-    double oh"); digits that write a date or a time are no phone."""
-    text = _DATE_OR_CLOCK.sub(" ; ", _repeated_digits(text))
+    double oh", "ゼロハチゼロ"); digits that write a date or a time are no phone."""
+    text = _DATE_OR_CLOCK.sub(" ; ", _repeated_digits(_read_out_digits(text)))
     spoken = (digits_spoken(text), digits_spoken(without_particle_i(text)))
     for source in (text, *(_PHONE_JOINER.sub("-", reading) for reading in spoken)):
         for match in _PHONE.finditer(source):

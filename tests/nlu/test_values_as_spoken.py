@@ -11,8 +11,9 @@ from dialogkit import Engine, Scenario
 from dialogkit.nlu._acts import correction, offers_values
 from dialogkit.nlu._counts import read_counts
 from dialogkit.nlu._dates import read_date
-from dialogkit.nlu._entities import extract_phone, extract_text
+from dialogkit.nlu._entities import INVALID, extract_phone, extract_text
 from dialogkit.nlu._frame import Frame
+from dialogkit.nlu._times import read_time
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 from tests.nlu.test_pack_fillers import stored
@@ -188,3 +189,38 @@ def test_the_parts_of_a_sum_fill_no_other_count(
         "children": Slot(type="integer", kind="count", unit="people", nouns=["kid", "children"]),
     }
     assert read_counts(said, slots, "adults", language) == counts
+
+
+@pytest.mark.parametrize(
+    ("said", "readings"),
+    [
+        ("저녁 일곱 시 되기 십오 분 전쯤 도착할 것 같아요", ("18:45",)),
+        ("朝の九時の十五分前にお願いします。", ("08:45",)),
+        ("午後3時の10分前", ("14:50",)),
+        ("quarter to nine pm", ("20:45",)),
+        ("quarter to nine", ("08:45", "20:45")),
+    ],
+)
+def test_minutes_before_the_hour_keep_the_day_part(said: str, readings: tuple[str, ...]) -> None:
+    assert read_time(said, bare=True) == readings
+
+
+@pytest.mark.parametrize(
+    ("said", "phone"),
+    [
+        ("ゼロハチゼロの、キュウハチナナロクの、ゴーヨンサンニーです。", "080-9876-5432"),
+        (
+            "携帯でいいですか？ゼロナナゼロ、サンサンヨンヨン、ゴーゴーロクロクです。",
+            "070-3344-5566",
+        ),
+        ("ぜろきゅーぜろ いちにさんよん ごーろくななはち", "090-1234-5678"),
+        ("080の、9876の、5432です", "080-9876-5432"),
+    ],
+)
+def test_a_phone_number_read_out_in_kana_is_its_digits(said: str, phone: str) -> None:
+    assert extract_phone(said) == phone
+
+
+@pytest.mark.parametrize("said", ["サンドイッチ", "ニンジン", "ゴールデンウィーク"])
+def test_a_digit_word_inside_a_word_is_no_digit(said: str) -> None:
+    assert extract_phone(said) is INVALID

@@ -81,6 +81,9 @@ class LanguagePack:
     apologies: tuple[str, ...] = ()
     """Apologies an answer may open with ("sorry, ...", "죄송한데요, ...", "ごめんなさい、..."):
     never part of a value, and no value alone (as written, compared in lower case)."""
+    phone_digits: dict[str, int] = field(default_factory=dict)
+    """Words for single digits when a number is read out digit by digit ("ゼロ", "ナナ",
+    "ゴー"): a run of three or more is a phone number's digits, never a word alone."""
     digit_repeats: dict[str, int] = field(default_factory=dict)
     """Words that repeat the digit after them, in a number read digit by digit ("double
     oh" = 00, "triple five" = 555)."""
