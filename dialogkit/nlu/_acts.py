@@ -15,6 +15,7 @@ from typing import Final
 
 from dialogkit.nlu._builtin import ACT_FILLERS, LEAD_WORDS
 from dialogkit.nlu._morphology import normalize
+from dialogkit.nlu._numbers import digits_spoken
 from dialogkit.nlu._words import replacement
 from dialogkit.nlu.lang import pattern, words
 from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
@@ -182,11 +183,25 @@ def offers_values(text: str, language: str = "") -> bool:
     return not pattern(language, "general_asks", lambda p: p.general_asks).search(normal)
 
 
+_SENTENCE_END: Final = re.compile(r"(?<=[.?!。？！])\s*")
+
+
 def asks_about_values(text: str, language: str = "") -> bool:
     """Whether a question names its values only to ask about them ("are you open on
     Sundays?", "토요일에도 되나요?", "夜だと割増になりますか"): the turn takes none of them
     (``engine.turn.slots``), unlike those of a question that offers them ("can I come at
-    3?")."""
+    3?").
+
+    Said with a request, or with a sentence that states a number, the values are given
+    and the question is about something else: "来月の3日です。ちょっと先なんですけど大丈夫
+    ですか？", "Could you do the third of next month? That's when my landlord's around."."""
+    sentences = [said for said in _SENTENCE_END.split(text.strip()) if said]
+    if len(sentences) > 1 and any(
+        is_request(said, language)
+        or (not is_question(said, language) and re.search(r"\d", digits_spoken(said)))
+        for said in sentences
+    ):
+        return False
     return is_question(text, language) and not offers_values(text, language)
 
 

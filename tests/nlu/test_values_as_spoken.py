@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from dialogkit import Engine, Scenario
-from dialogkit.nlu._acts import correction, offers_values
+from dialogkit.nlu._acts import asks_about_values, correction, offers_values
 from dialogkit.nlu._counts import read_counts
 from dialogkit.nlu._dates import read_date
 from dialogkit.nlu._entities import INVALID, extract_phone, extract_text
@@ -224,3 +224,20 @@ def test_a_phone_number_read_out_in_kana_is_its_digits(said: str, phone: str) ->
 @pytest.mark.parametrize("said", ["サンドイッチ", "ニンジン", "ゴールデンウィーク"])
 def test_a_digit_word_inside_a_word_is_no_digit(said: str) -> None:
     assert extract_phone(said) is INVALID
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "asks"),
+    [
+        ("ja", "来月の3日です。ちょっと先なんですけど大丈夫ですか？", False),
+        ("en", "Could you do the third of next month? That's when my landlord's around.", False),
+        ("ko", "토요일 2시요. 그때 괜찮으세요?", False),
+        ("en", "Are you open on Sundays? Just wondering.", True),
+        ("ko", "토요일에도 되나요?", True),
+        ("ja", "夜だと割増になりますか？", True),
+    ],
+)
+def test_a_question_said_beside_a_given_value_asks_about_something_else(
+    language: str, said: str, asks: bool
+) -> None:
+    assert asks_about_values(said, language) is asks

@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from dialogkit.logsafe import escape
-from dialogkit.nlu._acts import is_question, is_small_talk, offers_values
+from dialogkit.nlu._acts import asks_about_values, is_question, is_small_talk
 from dialogkit.nlu._discipline import admit, own_phrases
 from dialogkit.nlu._entities import INVALID, coerce, is_open, validate
 from dialogkit.nlu._kinds import slot_kind
@@ -66,7 +66,7 @@ def accept_values(
     """
     language = scenario.language
     question = is_question(text, language)
-    offered = question and offers_values(text, language)
+    offered = question and not asks_about_values(text, language)
     asked = expected_slot(node, slots)
     own_intent = nlu.intent is not None and nlu.intent in scenario.index.node(node.id).own_intents
     persona = scenario.document.prompts.bot
