@@ -80,7 +80,14 @@ UNSEEN = PARAPHRASES / "unseen"
 FRESH = PARAPHRASES / "fresh"
 FRESH2 = PARAPHRASES / "fresh2"
 FRESH3 = PARAPHRASES / "fresh3"
-HELD_OUT: dict[Path, str] = {UNSEEN: "unseen", FRESH: "fresh", FRESH2: "fresh2", FRESH3: "fresh3"}
+FRESH4 = PARAPHRASES / "fresh4"
+HELD_OUT: dict[Path, str] = {
+    UNSEEN: "unseen",
+    FRESH: "fresh",
+    FRESH2: "fresh2",
+    FRESH3: "fresh3",
+    FRESH4: "fresh4",
+}
 """Sets never used to choose anything, by the name of their kinds' columns."""
 CASE_FILES = [
     *sorted((ROOT / "scenarios" / "tests").glob("*.natural.json")),
@@ -90,6 +97,7 @@ CASE_FILES = [
     *sorted(FRESH.glob("*.json")),
     *sorted(FRESH2.glob("*.json")),
     *sorted(FRESH3.glob("*.json")),
+    *sorted(FRESH4.glob("*.json")),
 ]
 PARAPHRASE_KINDS = ("plain", "hard", "none", "value")
 KINDS = (
