@@ -129,13 +129,18 @@ def opener_words(language: str) -> tuple[str, ...]:
     return words(language, lambda pack: pack.openers)
 
 
+_CLAUSE_PAUSE: Final = re.compile(r"[,;、]\s*")
+
+
 def is_request(text: str, language: str = "") -> bool:
     """Whether a question asks for an action ("could you make it 8?", "모레로 바꿔 주실래요?",
     "8時にしてもらえますか"): its values are meant, unlike those of a question that asks
     about something ("how much is the suite?")."""
-    return bool(
-        pattern(language, "request", lambda p: p.request, re.IGNORECASE).search(text.strip())
-    )
+    requests = pattern(language, "request", lambda p: p.request, re.IGNORECASE)
+    said = text.strip()
+    # The request may follow a remark: "I can't do that day after all, could we move it …?"
+    tails = (said, *(said[pause.end() :] for pause in _CLAUSE_PAUSE.finditer(said)))
+    return any(requests.search(tail) for tail in tails)
 
 
 def asks_to_act(text: str, language: str = "") -> bool:

@@ -538,7 +538,9 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     if slot.pattern:
         return extract_pattern(slot, text)
     if cleaned and slot_kind(name, slot) == "address":
-        framed = (frame.fullmatch(cleaned) for frame in _address_frames())
+        # The frame may follow a remark ("the address is wrong, it should be 15 Willow Court").
+        tails = (cleaned, *(cleaned[b.end() :] for b in _CLAUSE_BREAK.finditer(cleaned)))
+        framed = (frame.fullmatch(tail) for tail in tails for frame in _address_frames())
         cleaned = next((found.group("value") for found in framed if found), cleaned)
     return cleaned or INVALID
 

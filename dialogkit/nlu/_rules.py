@@ -585,6 +585,9 @@ def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     return slot.type == "text" and bool(slot.pattern) and name in request.node.accept_slots
 
 
+_CLAUSE_PAUSE: Final = re.compile(r"[,;、]\s*")
+
+
 def _renamed(request: NLURequest, name: str, slot: Slot, text: str) -> bool:
     """A text slot the node accepts without a pattern is read like an asked-for slot when the
     utterance names the slot and says its new value in a frame of the language ("the name
@@ -597,6 +600,22 @@ def _renamed(request: NLURequest, name: str, slot: Slot, text: str) -> bool:
         return False
     value = extract_text(slot, text, name)
     return isinstance(value, str) and label_in(value, labels) is None
+
+
+def _said_after_naming(request: NLURequest, name: str, slot: Slot, text: str) -> str | None:
+    """What follows the clause that names a text slot the node accepts, when it frames the
+    slot's new value ("the address is wrong, it should be 15 Willow Court" -> "it should be
+    15 Willow Court"); None when nothing after it frames one ("no, the name is wrong")."""
+    if slot.type != "text" or slot.pattern or name not in request.node.accept_slots:
+        return None
+    label = label_in(text, slot_labels(name, slot, request.scenario.language))
+    if label is None:
+        return None
+    pause = _CLAUSE_PAUSE.search(text, text.lower().index(label))
+    rest = text[pause.end() :] if pause else ""
+    value = extract_text(slot, rest, name) if rest.strip() else INVALID
+    framed = isinstance(value, str) and value.strip(" .!") != rest.strip(" .!")
+    return rest if framed else None
 
 
 def _changer(
@@ -709,11 +728,25 @@ class RuleNLU:
         frame = Frame.of(request.user)
         language = request.scenario.language
         shared = counted_slots(request.slots) if shares_numbers(request.slots) else {}
+        changers = request.scenario.index.changers
+        renamed_after_no = False
         counts = _counts(text, content, shared, request.expected_slot, language)
         for name, slot in request.slots.items():
-            accepted = intent is None and (
+            # The slot's own change intent may come with the new value: "the address is
+            # wrong, it should be 15 Willow Court".
+            changing = intent is None or (
+                intent in changers.get(name, ()) and request.filled_slots.get(name) is not None
+            )
+            accepted = changing and (
                 _accepted_by_pattern(request, name, slot) or _renamed(request, name, slot, text)
             )
+            said = content
+            if intent == "deny" and not accepted:
+                # "No, the address is wrong, it should be 15 Willow Court": the new value in
+                # a frame after the clause that names the slot.
+                said = _said_after_naming(request, name, slot, content) or content
+                accepted = said is not content
+                renamed_after_no = renamed_after_no or accepted
             expected = (
                 name == request.expected_slot
                 or accepted
@@ -724,7 +757,7 @@ class RuleNLU:
             if name in shared:
                 value = validate(slot, counts[name]) if name in counts else INVALID
             else:
-                value = _extract_not_own(request, name, slot, content, expected, frame)
+                value = _extract_not_own(request, name, slot, said, expected, frame)
                 if expected and corrected is not None:
                     value = _completed(request, name, slot, text, value, frame)
             if value is not INVALID:
@@ -735,7 +768,17 @@ class RuleNLU:
         if changer is not None:
             intent, confidence = changer, max(confidence, KEYWORD_SCORE)
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
-        corrects = corrected is not None and any(not isinstance(v, bool) for v in entities.values())
+        corrects = renamed_after_no or (
+            corrected is not None and any(not isinstance(v, bool) for v in entities.values())
+        )
+        # "The address is wrong, it should be 15 Willow Court": the intent that would clear
+        # the slot to ask it again is not wanted when the new value is already said.
+        if intent is not None and any(
+            intent in changers.get(name, ()) and request.filled_slots.get(name) not in (None, value)
+            for name, value in entities.items()
+            if not isinstance(value, bool)
+        ):
+            intent, corrects = None, True
         # A yes that goes on to change a value ("네 근데 시간은 4시로 해 주세요", "yes, but
         # make it 4 pm") changes it: the read-back is not confirmed with the old value.
         if intent == "affirm" and act is not None and act.act == "affirm" and not act.whole:

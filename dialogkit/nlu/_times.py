@@ -41,8 +41,11 @@ _EN_PAST_TO: Final = re.compile(
 _EN_AT: Final = re.compile(
     r"(?:\b(?:at|around|about|by)\s+|(?<![\d.:])(?=\d{1,2}(?:[.:-][0-5]\d)?\s*-?ish\b))"
     r"(\d{1,2})(?:(?:\s+|[.:-])([0-5]\d))?(?![\d:])"
+    r"(?!(?:\s+[a-z]+){1,2}\s+(?:street|st|road|rd|avenue|ave|lane|ln|court|ct|drive|dr|way|"
+    r"boulevard|blvd|place|pl|terrace|circle)\b)"
 )
-"""A time after "at"/"around", or hedged with "-ish" ("10ish", "10:30-ish")."""
+"""A time after "at"/"around", or hedged with "-ish" ("10ish", "10:30-ish"); never a house
+number ("we're at 9 Pine Road")."""
 _EN_PART: Final = re.compile(
     r"(?<![\d.:-])(\d{1,2})(?:[:.-]([0-5]\d))?\s+(?:in\s+the\s+|at\s+|this\s+|tomorrow\s+)?"
     r"(morning|afternoon|evening|night|tonight)\b"

@@ -153,3 +153,53 @@ def test_a_value_said_not_to_be_wrong_is_kept(
     session = at_read_back(offline, language, own_changes=own_changes)
     session.send(said)
     assert session.info().slots.get("time") and session.info().slots.get("name")
+
+
+def address_read_back() -> Scenario:
+    """A read-back whose own intent for changing the address is said by its example."""
+    nodes: list[dict[str, Any]] = [
+        {"id": "ask_address", "collect_slots": ["address"], "default_next": "confirm"},
+        {
+            "id": "confirm",
+            "accept_slots": ["address"],
+            "next_nodes": [
+                {
+                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "fix_it"},
+                    "target": "ask_address",
+                    "clear_slots": ["address"],
+                },
+                {
+                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
+                    "target": "end",
+                },
+            ],
+        },
+        {"id": "end", "terminal": True},
+    ]
+    slots = {"address": {"type": "text", "kind": "address", "prompt": "Where?"}}
+    intents = {"fix_it": {"examples": ["the address is wrong", "change the address"]}}
+    return Scenario.from_dict(make_graph(nodes, language="en", slots=slots, intents=intents))
+
+
+@pytest.mark.parametrize(
+    ("said", "intent", "address"),
+    [
+        (
+            "Oh wait, the address is wrong, it should be 15 Willow Court, not Oak Street.",
+            None,
+            "15 Willow Court",
+        ),
+        ("change the address to 9 Pine Road please", None, "9 Pine Road"),
+        ("no, the address is wrong, we're at 9 Pine Road", None, "9 Pine Road"),
+        ("the address is wrong", "fix_it", None),
+        ("no, the address is wrong, sorry", "fix_it", None),
+    ],
+)
+def test_the_change_said_with_its_new_value_is_the_value(
+    said: str, intent: str | None, address: str | None
+) -> None:
+    """The intent that would clear the slot and ask it again is not taken when the new
+    value is already said: the read-back reads it back."""
+    read = analyse(address_read_back(), "confirm", said, None, {"address": "12 Oak Street"})
+    assert read.intent == intent
+    assert read.entities.get("address") == address

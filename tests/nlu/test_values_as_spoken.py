@@ -14,6 +14,7 @@ from dialogkit.nlu._dates import read_date
 from dialogkit.nlu._entities import INVALID, extract_phone, extract_text
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._times import read_time
+from dialogkit.nlu._words import meant_part
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 from tests.nlu.test_pack_fillers import stored
@@ -241,3 +242,16 @@ def test_a_question_said_beside_a_given_value_asks_about_something_else(
     language: str, said: str, asks: bool
 ) -> None:
     assert asks_about_values(said, language) is asks
+
+
+def test_a_house_number_after_at_is_no_time() -> None:
+    assert read_time("we're at 9 Pine Road") == ()
+    assert read_time("at 9 please") == ("09:00", "21:00")
+
+
+def test_a_span_from_today_is_no_move_from_today() -> None:
+    """ "Move it to a week from today" moves it to a week on, not from today to something."""
+    said = "Oh, I can't do that day after all, could we move it to a week from today instead?"
+    assert meant_part(said, "en") is None
+    assert meant_part("move it from Tuesday to Friday", "en") == " Friday"
+    assert not asks_about_values(said, "en")

@@ -908,7 +908,10 @@ PACK: Final = LanguagePack(
         r"\bsorry\b(?=\s*[,.]|\s+(?:i|it|make|no))",
     ),
     replaced=(r"\bnot\b[^,.]*?,?\s*\bbut\b", r"(?:^|\b)not\s+[^,.;]+?[,;]\s*"),
-    moved=(r"\b(?:change|move|switch|push|bring)\w*\b[^.]*?\bfrom\b",),
+    moved=(
+        r"\b(?:change|move|switch|push|bring)\w*\b[^.]*?"
+        r"(?<!\bday\s)(?<!\bdays\s)(?<!\bweek\s)(?<!\bweeks\s)\bfrom\b",
+    ),
     rejected_after=(r"\binstead of\b", r"\brather than\b", r",\s*not\b"),
     rejects_before=(
         r"(?:\bdon['’\s]*t|\bdo\s+not|\bdidn['’\s]*t|\bwon['’\s]*t|\bnot|\bno|\bnever|\bwithout|\bexcept|\bbut|\bhate)\s+(?:(?:want|need|like|take|book|get|go\s+for|want\s+to\s+\w+)\s+)?(?:the\s+|a\s+|an\s+|any\s+)?$",
@@ -1073,8 +1076,11 @@ PACK: Final = LanguagePack(
     address_frames=(
         r"^(?:(?:it|that)\s*\W?s|it\s+is|that\s+is|(?:we|i)\s*\W?(?:re|m)\s+(?:at|on)|"
         r"(?:we|i)\s+(?:are|am|live|stay)\s+(?:at|on)|(?:we|i)\s+live\s+(?:at|on)|"
-        r"(?:my|our|the)\s+address\s+(?:is|\W?s)|(?:the\s+)?address\s*\W?s)"
-        r"\s+(?P<value>\d.*)$",
+        r"(?:my|our|the)\s+address\s+(?:is|\W?s)|(?:the\s+)?address\s*\W?s|"
+        r"(?:(?:the|my|our)\s+(?:new\s+)?address|it|that)\s+(?:should|must|will|would)\s+be|"
+        r"(?:change|switch|correct|fix|update|make)\s+(?:the|my|our|it|that)(?:\s+address)?\s+to|"
+        r"(?:the\s+)?(?:new|right|correct|actual)\s+(?:address|one)\s+is)"
+        r"\s+(?P<value>\d.*?)(?:,?\s+not\s+(?:at\s+|on\s+)?[^,]*)?(?:,?\s*please)?$",
     ),
     name_frames=(
         r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:"
