@@ -213,6 +213,13 @@ def asks_about_values(text: str, language: str = "") -> bool:
 _PAYLOAD_EDGES: Final = " ,.:、。"
 
 
+def _announcements(text: str, language: str) -> list[re.Match[str]]:
+    """Where ``text`` announces a correction and goes on to say it: "제가 잘못 말했네요" said
+    last, after the corrected value, announces nothing that follows."""
+    announcing = pattern(language, "correction", lambda p: p.correction, re.IGNORECASE)
+    return [m for m in announcing.finditer(text) if re.search(r"\w", text[m.end() :])]
+
+
 @lru_cache(maxsize=8192)
 def correction(text: str, language: str = "") -> str | None:
     """What a correction says instead ("아니 제 말은 신용카드요" -> "신용카드요",
@@ -222,8 +229,7 @@ def correction(text: str, language: str = "") -> str | None:
     is what follows the no. Remembered per utterance, as the other readings of an act here:
     every turn asks it, and people say the same short things again and again.
     """
-    announcing = pattern(language, "correction", lambda p: p.correction, re.IGNORECASE)
-    matches = list(announcing.finditer(text))
+    matches = _announcements(text, language)
     announced = text[matches[-1].end() :] if matches else text
     replaced = replacement(announced, language=language)
     payload = (announced if replaced is None else replaced).strip(_PAYLOAD_EDGES)
@@ -265,8 +271,7 @@ def corrected_in_place(text: str, language: str = "") -> tuple[str, ...]:
     In kana and kanji a word may end anywhere ("午後の2時…いや、3時" -> …, "午後の3時"), and
     a hesitation before the announcement ("구팔칠육, 어 아니 구팔칠오") is no part of what it
     corrects."""
-    announcing = pattern(language, "correction", lambda p: p.correction, re.IGNORECASE)
-    matches = list(announcing.finditer(text))
+    matches = _announcements(text, language)
     if not matches:
         return ()
     kept = text[: matches[-1].start()].rstrip(_PAYLOAD_EDGES + "…")

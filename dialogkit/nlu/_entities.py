@@ -433,7 +433,11 @@ def _joined_name(value: str) -> str:
     return value.replace(" ", "") if _SPACED_HANGUL_NAME.fullmatch(value) else value
 
 
-_CLAUSE_BREAK: Final = re.compile(r"\s*[,;、。，]\s*")
+_CLAUSE_BREAK: Final = re.compile(r"\s*(?:[,;、。，]|(?<=[가-힣\u3040-\u30ff\u4e00-\u9fff])\.)\s*")
+"""A pause inside an answer; a full stop only after Hangul, kana or kanji, since "Mrs." and
+"J." end no clause."""
+_SPELLED_OUT: Final = re.compile(r"(?:[\s,.、。-]+\w(?!\w)){2,}[\s,.、。!]*$")
+"""Single letters or syllables, two or more, that end an answer: a name spelled out."""
 
 
 @lru_cache(maxsize=1)
@@ -520,6 +524,8 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     them all."""
     cleaned = _TRAILING.sub("", _without_courtesy(without_lead_in(text.strip())))
     if cleaned and slot_kind(name, slot) == "person_name":
+        # A name spelled out after it ("최수진이요. 최, 수, 진.") says it again, letter by letter.
+        cleaned = _SPELLED_OUT.sub("", cleaned) or cleaned
         clauses = _CLAUSE_BREAK.split(cleaned)
         whole = _framed_names(dict.fromkeys((cleaned, text)))
         parts = _framed_names(clauses) if len(clauses) > 1 else []

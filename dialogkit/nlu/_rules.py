@@ -598,7 +598,8 @@ def _renamed(request: NLURequest, name: str, slot: Slot, text: str) -> bool:
     labels = slot_labels(name, slot, request.scenario.language)
     if label_in(text, labels) is None:
         return False
-    value = extract_text(slot, text, name)
+    # "이름은 김지은 말고 정하늘로 바꿔 주세요": the new value is the one meant.
+    value = extract_text(slot, meant_part(text, request.scenario.language) or text, name)
     return isinstance(value, str) and label_in(value, labels) is None
 
 
@@ -734,8 +735,10 @@ class RuleNLU:
         for name, slot in request.slots.items():
             # The slot's own change intent may come with the new value: "the address is
             # wrong, it should be 15 Willow Court".
-            changing = intent is None or (
-                intent in changers.get(name, ()) and request.filled_slots.get(name) is not None
+            changing = (
+                intent is None
+                or (intent == "deny" and meant_part(text, language) is not None)
+                or (intent in changers.get(name, ()) and request.filled_slots.get(name) is not None)
             )
             accepted = changing and (
                 _accepted_by_pattern(request, name, slot) or _renamed(request, name, slot, text)

@@ -203,3 +203,17 @@ def test_the_change_said_with_its_new_value_is_the_value(
     read = analyse(address_read_back(), "confirm", said, None, {"address": "12 Oak Street"})
     assert read.intent == intent
     assert read.entities.get("address") == address
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "이름은 김민준 말고 박서준으로 바꿔 주세요. 그날 제 동생이 가요.",
+        "이름은 김민준이 아니라 박서준이에요",
+    ],
+)
+def test_a_name_replaced_in_the_same_breath_at_the_read_back_is_the_new_one(said: str) -> None:
+    """ "X 말고 Y" and "X이 아니라 Y" name the value meant, though "아니" also says no."""
+    read = analyse(read_back("ko", own_changes=True), "confirm", said, None, FILLED)
+    assert read.intent is None
+    assert read.entities.get("name") == "박서준"

@@ -255,3 +255,23 @@ def test_a_span_from_today_is_no_move_from_today() -> None:
     assert meant_part(said, "en") is None
     assert meant_part("move it from Tuesday to Friday", "en") == " Friday"
     assert not asks_about_values(said, "en")
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("음... 최수진이요. 최, 수, 진.", "최수진"),
+        ("It is Ann, A, N, N.", "Ann"),
+        ("O. J. Simpson", "O. J. Simpson"),
+    ],
+)
+def test_a_name_spelled_out_after_it_is_the_name(said: str, value: str) -> None:
+    name = Slot(type="text", kind="person_name")
+    assert extract_text(name, said, "name") == value
+
+
+def test_an_afterthought_that_owns_a_mistake_announces_nothing_after_it() -> None:
+    """ "제가 잘못 말했네요" said last does not empty the correction before it."""
+    said = "아 잠깐만요, 정장이 아니라 이불이에요. 제가 잘못 말했네요."
+    found = correction(said, "ko")
+    assert found is not None and found.startswith("이불")
