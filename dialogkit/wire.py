@@ -292,6 +292,15 @@ class ErrorDetail(WireModel):
     detail: str
 
 
+class FrameworkError(WireModel):
+    """The body Sanic answers for what never reaches a handler: a body over the size limit
+    (413), an unknown path (404), a wrong method (405)."""
+
+    description: str
+    status: int
+    message: str
+
+
 class ValidationErrorItem(WireModel):
     type: str
     loc: list[str | int]

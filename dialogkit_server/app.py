@@ -49,6 +49,7 @@ from dialogkit.wire import (
     ChatbotValidateRequest,
     ChatbotValidateResponse,
     ErrorDetail,
+    FrameworkError,
     RootInfo,
     ValidationErrorBody,
     WireModel,
@@ -345,6 +346,10 @@ _BUSY = (
     "Session busy: its other turns held it longer than DIALOGKIT_LOCK_WAIT_S; nothing was "
     "applied, retry after the Retry-After header's seconds",
 )
+_TOO_LARGE = (
+    FrameworkError,
+    "The body is larger than SANIC_REQUEST_MAX_SIZE (2 MiB by default); nothing was read",
+)
 _NO_TOKEN = (ErrorDetail, "Only when DIALOGKIT_ADMIN_TOKEN is set: missing or wrong bearer token")
 
 _OPERATIONS: dict[str, dict[str, Any]] = {
@@ -365,6 +370,7 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
         "responses": {
             200: (ChatbotSessionCreateResponse, "Session created; initial_* hold the first turn"),
             400: _BAD_SCENARIO,
+            413: _TOO_LARGE,
             422: _BAD_BODY,
         },
     },
@@ -376,6 +382,7 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
         "responses": {
             200: (ChatbotMessageResponse, "The initial reply of the session"),
             400: _BAD_SCENARIO,
+            413: _TOO_LARGE,
             422: _BAD_BODY,
         },
     },
@@ -383,7 +390,11 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
         "summary": "Validate a scenario graph",
         "description": "No session is created; the list of problems goes to the server log.",
         "body": ChatbotValidateRequest,
-        "responses": {200: (ChatbotValidateResponse, "status: success or error"), 422: _BAD_BODY},
+        "responses": {
+            200: (ChatbotValidateResponse, "status: success or error"),
+            413: _TOO_LARGE,
+            422: _BAD_BODY,
+        },
     },
     "message": {
         "summary": "Send one user utterance",
@@ -396,6 +407,7 @@ _OPERATIONS: dict[str, dict[str, Any]] = {
         "responses": {
             200: (ChatbotMessageResponse, "The bot reply; error=true on an internal failure"),
             404: _NO_SESSION,
+            413: _TOO_LARGE,
             422: _BAD_BODY,
             429: _BUSY,
         },

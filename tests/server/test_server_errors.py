@@ -14,7 +14,7 @@ from dialogkit.engine.providers import OfflineRouter
 from dialogkit.engine.session import Reply
 from dialogkit.settings import Settings
 from dialogkit.skills.runtime.server import RuntimeServer
-from dialogkit.wire import ChatbotSessionInfoResponse
+from dialogkit.wire import ChatbotSessionInfoResponse, FrameworkError
 from dialogkit_server import create_app
 from tests.server.conftest import Live, running
 
@@ -246,10 +246,18 @@ def test_wrong_field_shapes_are_422_with_the_field_path(
     assert loc in [item["loc"] for item in items(http.post(path, json=body))]
 
 
-def test_oversized_body_is_rejected_before_processing(http: httpx.Client) -> None:
+@pytest.mark.parametrize(
+    "path", ["/v1/session", "/v1/session/json", "/v1/session/validate", "/v1/message"]
+)
+def test_oversized_body_is_rejected_before_processing_as_documented(
+    http: httpx.Client, path: str
+) -> None:
     big = {"scenario_graph": {"padding": "x" * (3 * 1024 * 1024)}}
-    response = http.post("/v1/session/validate", json=big)
+    response = http.post(path, json=big)
     assert response.status_code == 413
+    assert FrameworkError.model_validate(response.json()).status == 413
+    documented = http.get("/openapi.json").json()["paths"][path]["post"]["responses"]
+    assert "413" in documented
 
 
 # ---------------------------------------------------------------------------- failures

@@ -59,7 +59,7 @@ def test_document_schemas_come_from_the_wire_models(spec: dict[str, Any]) -> Non
         ChatbotSessionCreateRequest.model_fields
     )
     message = spec["paths"]["/v1/message"]["post"]["responses"]
-    assert set(message) == {"200", "404", "422", "429"}
+    assert set(message) == {"200", "404", "413", "422", "429"}
     assert set(schemas["ChatbotMessageResponse"]["properties"]) == set(
         ChatbotMessageResponse.model_fields
     )
