@@ -81,12 +81,14 @@ FRESH = PARAPHRASES / "fresh"
 FRESH2 = PARAPHRASES / "fresh2"
 FRESH3 = PARAPHRASES / "fresh3"
 FRESH4 = PARAPHRASES / "fresh4"
+FRESH5 = PARAPHRASES / "fresh5"
 HELD_OUT: dict[Path, str] = {
     UNSEEN: "unseen",
     FRESH: "fresh",
     FRESH2: "fresh2",
     FRESH3: "fresh3",
     FRESH4: "fresh4",
+    FRESH5: "fresh5",
 }
 """Sets never used to choose anything, by the name of their kinds' columns."""
 CASE_FILES = [
@@ -98,6 +100,7 @@ CASE_FILES = [
     *sorted(FRESH2.glob("*.json")),
     *sorted(FRESH3.glob("*.json")),
     *sorted(FRESH4.glob("*.json")),
+    *sorted(FRESH5.glob("*.json")),
 ]
 PARAPHRASE_KINDS = ("plain", "hard", "none", "value")
 KINDS = (
