@@ -378,8 +378,24 @@ def extract_phone(text: str) -> Any:
     return INVALID
 
 
+@lru_cache(maxsize=1)
+def _spoken_symbols() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The packs' words for an address's symbols, with the spaces around them."""
+    symbols = {w: c for pack in PACKS.values() for w, c in pack.email_symbols.items()}
+    said = (
+        rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w)
+        for w in sorted(symbols, key=len, reverse=True)
+    )
+    return re.compile(rf"\s*(?:{'|'.join(said) or '(?!)'})\s*", re.IGNORECASE), symbols
+
+
 def extract_email(text: str) -> Any:
+    """An e-mail address, written or spoken ("hanako アンダーバー sato アットマーク gmail
+    ドット com", "kim dot j at example dot org")."""
     match = _EMAIL.search(text)
+    if match is None:
+        spoken, symbols = _spoken_symbols()
+        match = _EMAIL.search(spoken.sub(lambda w: symbols[w.group().strip().lower()], text))
     return match.group(0).lower() if match else INVALID
 
 
@@ -481,7 +497,8 @@ def _titles() -> re.Pattern[str]:
 def _untitled(name: str) -> str:
     """The name without a title said with it, when it stays whole without: two words, or
     two letters of a script without spaces between names ("Mrs. Patricia Nguyen" ->
-    "Patricia Nguyen", "정하늘 과장님" -> "정하늘"; "Dr. Alvarez" and "김 과장님" keep it)."""
+    "Patricia Nguyen", "정하늘 과장님" -> "정하늘"; "Dr. Alvarez" and "김 과장님" keep it); empty
+    for a title alone."""
     for title in _titles().finditer(name):
         if title.start() == 0:
             rest = name[title.end() :].strip()
@@ -489,6 +506,8 @@ def _untitled(name: str) -> str:
             rest = name[: title.start()].strip()
         else:
             continue
+        if not rest:
+            return ""  # a title alone ("팀장님") names nobody
         if len(rest.split()) >= 2 or (not rest.isascii() and len(rest.replace(" ", "")) >= 2):
             return rest
     return name
@@ -537,7 +556,11 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
             return found or INVALID
         names = [name for name in parts if name and not is_relation(name)]
         if names:
-            fuller = [n for n in names[1:] if n != names[0] and n.startswith(names[0])]
+            fuller = [
+                n
+                for n in names[1:]
+                if n != names[0] and (n.startswith(names[0]) or n.endswith(names[0]))
+            ]
             return fuller[0] if fuller else names[0]
         if any(is_relation(name) for name in (*whole, *parts)):
             return INVALID

@@ -107,6 +107,8 @@ DIALOGUE_ACTS: Final = {
     "thanks": "thanks",
 }
 _PARTICLE = re.compile(r"^(?:은|는|이|가|을|를|요|\s+is)?[\s?？:,.]*")
+_UNDER_LABEL: Final = re.compile(r"^\s*(?:으로|로)")
+"""A label followed by "으로" ("남편 이름으로요") ends its value: nothing after it is one."""
 BEST_KEPT: Final = 4096
 """Utterances whose best intent a scenario's index remembers (per node)."""
 BEST_TEXT_CHARS: Final = 80
@@ -669,12 +671,19 @@ class RuleNLU:
         question = is_question(text, request.scenario.language)
         if act is not None and question and not act.whole and not said_apart(text):
             act = None
+        # A no that goes on to say all is fine declines what was asked ("いえ、電車で行くので
+        # 大丈夫です", "no, we're good"): the fine is no yes. Not at a read-back, where "no,
+        # leave it like that" keeps what was read.
+        asking = bool(request.node.collect_slots)
+        declines = asking and act is not None and act.act == "deny" and intent == "affirm"
         # A yes or no said with nothing but politeness is that answer, whatever courtesy the
         # politeness holds ("はい、お願いします、ありがとう" is a yes, not a thank-you), unless
         # the scenario gives those very words as an example of the courtesy.
         courtesy = act is not None and act.whole and intent in SOCIAL_INTENTS and not exact
         if act is not None and act.act in request.intents and (act.score > confidence or courtesy):
             intent, confidence = act.act, max(act.score, confidence)
+        if declines and "deny" in request.intents:
+            intent, confidence = "deny", max(act.score if act else 0.0, confidence)
         if intent == "thanks" and "goodbye" in request.intents:
             # A thank-you that also takes leave ("thanks, bye") is a closing.
             goodbye = _matcher(index, "goodbye", request.intents["goodbye"])
@@ -767,6 +776,12 @@ class RuleNLU:
                 entities[name] = value
         entities.update(_ranges(request, content, frame))
         _drop_refused_text(request, entities)
+        # A no said apart answers a yes/no question, whatever reason follows it ("No, we're
+        # taking the train, so we're fine").
+        asked = _asked_slot(request)
+        said_no = declines or (act is not None and act.act == "deny" and said_apart(text))
+        if asked is not None and asked.type == "boolean" and intent == "deny" and said_no:
+            entities.setdefault(request.expected_slot or "", False)
         changer = _changer(request, text, intent, entities)
         if changer is not None:
             intent, confidence = changer, max(confidence, KEYWORD_SCORE)
@@ -932,15 +947,19 @@ def _completed(
     return said
 
 
+_WHOLE_PHONE: Final = 10
+"""Digits of a whole national phone number: a new part that has them is no piece."""
+
+
 def _refines(slot: Slot, said: Any, fuller: Any) -> bool:
     """Whether ``fuller`` says what ``said`` says and more: the same clock time with its
     half of the day, the same weekday or day of the month in its week or month, the new
-    digits of a phone number within the whole number."""
+    digits of a phone number, too few for a whole one, within the whole number."""
     if said == fuller or not isinstance(said, str) or not isinstance(fuller, str):
         return False
     if slot.type == "phone":
         digits, whole = re.sub(r"\D", "", said), re.sub(r"\D", "", fuller)
-        return len(whole) > len(digits) and digits[:4] in whole
+        return len(digits) < _WHOLE_PHONE <= len(whole) and digits[:4] in whole
     if slot.type == "time":
         (h1, m1), (h2, m2) = (map(int, v.split(":")[:2]) for v in (said, fuller))
         return m1 == m2 and h1 % 12 == h2 % 12
@@ -969,6 +988,8 @@ def _extract_not_own(
         if label is not None:
             # Read what follows the label: "성함요? 김철수요", "집 주소 서울시 …".
             text = text[text.lower().index(label) + len(label) :]
+            if _UNDER_LABEL.match(text):
+                return INVALID
             text = _PARTICLE.sub("", text)
         elif is_own_value(value, own) or is_self_reference(value, language):
             if value.lower() not in text.lower():

@@ -11,12 +11,13 @@ from dialogkit import Engine, Scenario
 from dialogkit.nlu._acts import asks_about_values, correction, offers_values
 from dialogkit.nlu._counts import read_counts
 from dialogkit.nlu._dates import read_date
-from dialogkit.nlu._entities import INVALID, extract_phone, extract_text
+from dialogkit.nlu._entities import INVALID, extract_email, extract_phone, extract_text
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._times import read_time
 from dialogkit.nlu._words import meant_part
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
+from tests.nlu.reading import analyse
 from tests.nlu.test_pack_fillers import stored
 
 ITEMS = Slot(type="integer", unit="items", kind="count", prompt="How many?")
@@ -275,3 +276,118 @@ def test_an_afterthought_that_owns_a_mistake_announces_nothing_after_it() -> Non
     said = "아 잠깐만요, 정장이 아니라 이불이에요. 제가 잘못 말했네요."
     found = correction(said, "ko")
     assert found is not None and found.startswith("이불")
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "count"),
+    [
+        ("ko", "아 맞다, 친구 한 명 더 와요. 세 명으로 해 주세요.", {"guests": 3}),
+        ("ja", "すみません、人数が一人増えて三人になりました。", {"guests": 3}),
+        ("ko", "친구 한 명 더 와요", {}),
+    ],
+)
+def test_a_change_by_some_is_no_count_but_the_new_total_is(
+    language: str, said: str, count: dict[str, int]
+) -> None:
+    slots = {
+        "guests": Slot(type="integer", kind="count", unit="people"),
+        "nights": Slot(type="integer", kind="duration", unit="nights"),
+    }
+    assert read_counts(said, slots, None, language) == count
+
+
+@pytest.mark.parametrize(
+    ("said", "email"),
+    [
+        (
+            "えーっと、hanako アンダーバー sato アットマーク gmail ドット com です。",
+            "hanako_sato@gmail.com",
+        ),
+        ("kim dot j at example dot org", "kim.j@example.org"),
+        ("제 이메일은 minsu 골뱅이 naver 점 com 이에요", "minsu@naver.com"),
+    ],
+)
+def test_an_email_address_said_aloud_is_written(said: str, email: str) -> None:
+    assert extract_email(said) == email
+
+
+@pytest.mark.parametrize("said", ["I am at home", "lunch at noon dot", "제 점수는 90점이에요"])
+def test_words_for_symbols_make_no_address_alone(said: str) -> None:
+    assert extract_email(said) is INVALID
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "offers"),
+    [
+        ("en", "Um, let me see, quarter to nine in the morning?", True),
+        ("en", "you guys open on Sundays?", False),
+        ("ko", "낮 열두 시 어때요?", True),
+        ("ko", "주말에도 하나요?", False),
+        ("ja", "夜の九時十五分前くらいですかね。", True),
+        ("ja", "3時でどうですか", True),
+        ("ja", "何時ぐらいがいいですか？", False),
+        ("ja", "夜だと割増になりますか？", False),
+    ],
+)
+def test_a_value_offered_with_a_rising_voice_or_how_about_is_given(
+    language: str, said: str, offers: bool
+) -> None:
+    assert offers_values(said, language) is offers
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "value"),
+    [
+        ("en", "It's under Martinez, Carlos Martinez.", "Carlos Martinez"),
+        ("ko", "최유나 이름으로 해 주시면 돼요.", "최유나"),
+        ("ko", "저희 팀장님 이름으로 해 주세요, 한지호 팀장님이요.", "한지호"),
+        ("ja", "あ、はい、えーと、山田太郎の名前で予約してます。", "山田太郎"),
+        ("ja", "予約は主人の名前で取ってまして、鈴木一郎です。", "鈴木一郎"),
+        ("ja", "のぞみです", "のぞみ"),
+    ],
+)
+def test_a_name_framed_by_whose_name_the_booking_is_under(
+    offline: Engine, language: str, said: str, value: str
+) -> None:
+    assert stored(offline, language, "name", said) == value
+
+
+@pytest.mark.parametrize("said", ["팀장님이요", "우리 남편 이름으로요", "우리 팀장님 이름으로요"])
+def test_a_title_or_a_relation_alone_names_nobody(offline: Engine, said: str) -> None:
+    assert stored(offline, "ko", "name", said) is None
+
+
+def test_a_whole_number_said_after_a_piece_of_it_is_the_number() -> None:
+    phone = Slot(type="phone")
+    said = "Let me see... it's 555-0192, oh sorry, with the area code it's 212-555-0192."
+    graph = Scenario.from_dict(
+        make_graph(
+            [{"id": "n", "collect_slots": ["phone"], "terminal": True}],
+            slots={"phone": phone.model_dump(exclude_none=True)},
+        )
+    )
+    assert analyse(graph, "n", said, "phone").entities == {"phone": "2125550192"}
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("ja", "いえ、電車で行くので大丈夫です。"),
+        ("ja", "いえ、大丈夫です"),
+        ("en", "No, we're taking the train, so we're fine."),
+        ("ko", "아니요, 지하철 타고 갈 거라 괜찮아요"),
+    ],
+)
+def test_a_no_that_says_all_is_fine_declines(language: str, said: str) -> None:
+    """ "大丈夫です" alone reads as a yes; after a no, it is the polite form of the no."""
+    slots = {"parking": {"type": "boolean", "prompt": "?"}}
+    graph = Scenario.from_dict(
+        make_graph(
+            [{"id": "n", "collect_slots": ["parking"], "terminal": True}],
+            language=language,
+            slots=slots,
+        )
+    )
+    read = analyse(graph, "n", said, "parking")
+    assert read.intent == "deny"
+    assert read.entities == {"parking": False}

@@ -81,6 +81,9 @@ class LanguagePack:
     apologies: tuple[str, ...] = ()
     """Apologies an answer may open with ("sorry, ...", "죄송한데요, ...", "ごめんなさい、..."):
     never part of a value, and no value alone (as written, compared in lower case)."""
+    email_symbols: dict[str, str] = field(default_factory=dict)
+    """Words said for the symbols of an e-mail address ("at", "골뱅이", "アットマーク" for
+    "@"; "dot", "점", "ドット" for "."): read as the symbols when that makes an address."""
     phone_digits: dict[str, int] = field(default_factory=dict)
     """Words for single digits when a number is read out digit by digit ("ゼロ", "ナナ",
     "ゴー"): a run of three or more is a phone number's digits, never a word alone."""

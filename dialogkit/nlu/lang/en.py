@@ -616,6 +616,15 @@ PACK: Final = LanguagePack(
         "thanks though",
         "i m good",
     ),
+    email_symbols={
+        "at": "@",
+        "at sign": "@",
+        "dot": ".",
+        "period": ".",
+        "underscore": "_",
+        "dash": "-",
+        "hyphen": "-",
+    },
     numerals={
         "en": {
             "zero": ("digit", 0),
@@ -889,6 +898,9 @@ PACK: Final = LanguagePack(
         r"(?:\d\s*ish|\bor\s+so|\bmaybe)\s*$",
         r"\bhow\s+about\b",
         r"\blet\s*s\s+say\b",
+        # A value said with a rising voice: no question word, no auxiliary to ask with.
+        r"^(?=[ -~]+$)(?!.*\b(?:what|when|where|why|how|which|who|whose|do|does|did|is|are|"
+        r"was|were|am|can|could|will|would|should|shall|may|might|have|has|any)\b).+$",
     ),
     general_asks=(
         r"\b(?:on|at|during)\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|"
