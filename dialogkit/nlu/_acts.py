@@ -87,10 +87,11 @@ def leading_act(text: str) -> LeadingAct | None:
     # はい…"): all of them go.
     while (opener := _hesitation(normal) or _consume(normal, _APOLOGIES)) is not None and opener[1]:
         normal = opener[1]
-    for act in ("deny", "affirm"):
-        found = _consume(normal, LEAD_WORDS[act])
-        if found is None:
-            continue
+    # The longest lead word wins: "no problem" opens a yes, not a no.
+    said = {
+        act: found for act in ("deny", "affirm") if (found := _consume(normal, LEAD_WORDS[act]))
+    }
+    for act, found in sorted(said.items(), key=lambda item: -len(item[1][0])):
         rest = found[1]
         while rest:
             step = _consume(rest, (*ACT_FILLERS, *LEAD_WORDS[act]))

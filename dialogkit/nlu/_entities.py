@@ -480,7 +480,7 @@ def without_lead_in(text: str) -> str:
     return rest if rest.strip() else text
 
 
-def _without_courtesy(text: str) -> str:
+def without_courtesy(text: str) -> str:
     """``text`` without the courtesy its last clause is ("27 Maple Avenue, thanks", "창가
     자리로 부탁해요, 감사합니다"): never part of a value."""
     last = max(_CLAUSE_BREAK.finditer(text), key=lambda edge: edge.start(), default=None)
@@ -541,7 +541,7 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
     the sentence gives other values too ("Maria Lopez, 555-201-3344, I need metformin" ->
     "Maria Lopez"): by the packs' frames first, since an author's pattern rarely foresees
     them all."""
-    cleaned = _TRAILING.sub("", _without_courtesy(without_lead_in(text.strip())))
+    cleaned = _TRAILING.sub("", without_courtesy(without_lead_in(text.strip())))
     if cleaned and slot_kind(name, slot) == "person_name":
         # A name spelled out after it ("최수진이요. 최, 수, 진.") says it again, letter by letter.
         cleaned = _SPELLED_OUT.sub("", cleaned) or cleaned

@@ -52,6 +52,7 @@ from dialogkit.nlu._entities import (
     extract_text,
     in_slot_unit,
     validate,
+    without_courtesy,
 )
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
@@ -667,6 +668,11 @@ class RuleNLU:
         else:
             asking = utterance.asking
             intent, confidence = self._best(request, index, utterance, asking=asking)
+            closed = without_courtesy(text) if intent == "thanks" else text
+            if closed != text and len(normalize(closed).split()) >= 2:
+                # "Every detail matches, thanks": the thanks closes what the rest says.
+                rest = Utterance.of(closed, request.scenario.language)
+                intent, confidence = self._best(request, index, rest, asking=rest.asking)
         act = leading_act(text)
         question = is_question(text, request.scenario.language)
         if act is not None and question and not act.whole and not said_apart(text):

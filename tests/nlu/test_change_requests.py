@@ -126,7 +126,8 @@ def test_a_new_value_said_with_the_change_is_the_value() -> None:
         ("ko", "수거 시간을 좀 바꾸고 싶어요", "ask_time"),
         ("ja", "名前を修正したいです", "ask_name"),
         ("en", "I'd like to change the time", "ask_time"),
-        ("en", "No need to change the name, thanks", "confirm"),
+        # Nothing to change is a yes to the read-back.
+        ("en", "No need to change the name, thanks", "end"),
     ],
 )
 def test_without_an_own_intent_the_read_back_asks_the_slot_again(

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dialogkit import Engine
+from dialogkit import Engine, Scenario
+from tests.helpers import make_graph
+from tests.nlu.reading import analyse
 from tests.nlu.test_pack_fillers import stored
 
 
@@ -29,3 +31,26 @@ def test_a_courtesy_is_no_value(
     offline: Engine, language: str, slot: str, said: str, value: object
 ) -> None:
     assert stored(offline, language, slot, said) == value
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "intent"),
+    [
+        ("en", "Every detail matches, thanks", "affirm"),
+        ("en", "No note, thanks", "deny"),
+        ("ko", "네 맞아요, 감사합니다", "affirm"),
+        ("en", "thanks", "thanks"),
+        ("en", "thank you so much", "thanks"),
+    ],
+)
+def test_a_thanks_closing_what_was_said_is_not_the_intent(
+    language: str, said: str, intent: str
+) -> None:
+    """The thanks closes the answer: the rest of the utterance says what the turn means."""
+    graph = Scenario.from_dict(
+        make_graph(
+            [{"id": "n", "description": "Confirm.", "terminal": True}],
+            language=language,
+        )
+    )
+    assert analyse(graph, "n", said, None).intent == intent

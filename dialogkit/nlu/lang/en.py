@@ -597,6 +597,11 @@ PACK: Final = LanguagePack(
             "mm-hmm",
             "mhm",
             "mhmm",
+            # A no that says nothing is wrong: the longest lead word wins over "no".
+            "no problem",
+            "no worries",
+            "no need to change",
+            "no changes needed",
         ),
     },
     act_fillers=(
