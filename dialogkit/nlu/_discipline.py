@@ -38,7 +38,7 @@ from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu._numbers import find_quantities
 from dialogkit.nlu._plausible import plausible_birth_date, plausible_phone
 from dialogkit.nlu._words import nouns_pattern
-from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.lang import change_hints, pattern, words
 from dialogkit.scenario.model import Slot
 
 _WORD = re.compile(r"[a-z]+|[^\W\d_a-z]+", re.IGNORECASE)
@@ -100,8 +100,16 @@ def said_wrong(
     )
     if not (wrong or change):
         return []
-    return [
+    named = [
         name for name, slot in slots.items() if label_in(text, slot_labels(name, slot, language))
+    ]
+    if named or not change:
+        return named
+    # "Could we push it to the afternoon?": a part of the day points at the time.
+    return [
+        name
+        for name, slot in slots.items()
+        if label_in(text, change_hints(language, slot_kind(name, slot)))
     ]
 
 

@@ -90,7 +90,8 @@ _NEGATING_KEYWORD = re.compile(
     r"(?:^|\s)(?:안|못)(?:\s|$)|않|없|아니|ない|ません|なかっ|\bnot\b|n't\b|\bnever\b|\bno\b"
 )
 _KO_NEGATED_BEFORE = r"(?<!안 )(?<!못 )(?<!안)(?<!못)"
-_KO_NEGATED_AFTER = r"(?![^\s]*지\s*(?:않|못|마))"
+_KO_NEGATED_AFTER = r"(?![^\s]*(?:지\s*(?:않|못|마)|면\s*안\s*(?:돼|되|됩)))"
+"""A negation after the keyword: "-지 않", and a prohibition ("그대로 진행하면 안 돼요")."""
 _JA_NEGATED_AFTER = r"(?![^\s]{0,3}(?:ない|なかっ|ません|ず))"
 _EN_NEGATED_BEFORE = r"(?<!not )(?<!n t )(?<!n't )(?<!never )(?<!no )"
 

@@ -69,6 +69,9 @@ from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
 from dialogkit.scenario.scenario import Scenario
 
 INTENT_THRESHOLD: Final = 0.5
+ASKED_DENY_SCORE: Final = 0.93
+"""A question is a no only by a phrase that says so ("제가 말씀드린 거랑 다른데요?"), never
+for the negation it holds ("주말엔 안 하세요?", "No loaner car?")."""
 """At or below this score an utterance has no intent (which is not, by itself, a fallback).
 
 Ties between intents go to the one listed first: the scenario's own intents come before the
@@ -844,11 +847,11 @@ class RuleNLU:
         for name, matcher in self._matchers(request, index):
             # A question is no action, and no "no" for the negation it holds ("주말엔 안
             # 하세요?", "can't I pay by card?"); a no said apart before it is read above.
-            if asking and (
-                name == "deny" or (matcher.action and name not in ANSWERED_BY_QUESTIONS)
-            ):
+            if asking and matcher.action and name not in ANSWERED_BY_QUESTIONS | {"deny"}:
                 continue
             score = matcher.score(utterance)
+            if asking and name == "deny" and score < ASKED_DENY_SCORE:
+                continue
             if score > confidence:
                 intent, confidence = name, score
             if name not in BUILTIN_INTENTS and score > declared[1]:

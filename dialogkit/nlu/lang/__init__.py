@@ -256,6 +256,11 @@ class LanguagePack:
     else ("actually", "아무래도", "その件は"); the pack's ``openers`` count too."""
     withdrawal_tails: tuple[str, ...] = ()
     """Patterns of words that may close a withdrawal clause ("for now", "after all")."""
+    change_hints: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Words that point at a slot kind without naming it, by kind: parts of the day for a
+    ``time`` ("the afternoon", "늦은 오후", "朝のうち"), weeks and weekends for a ``date``.
+    A change request that says one ("could we push it to the afternoon?") is about that
+    kind's slot; they name no slot otherwise (an afternoon is no label of a time)."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()
@@ -388,6 +393,12 @@ def _says(text: str, phrase: str) -> bool:
 
 def _joins(left: str, right: str) -> bool:
     return any(letter.match(left) and letter.match(right) for letter in _LETTERS)
+
+
+@lru_cache(maxsize=256)
+def change_hints(language: str, kind: str) -> tuple[str, ...]:
+    """The words that point at a slot kind in a change request (``change_hints``)."""
+    return words(language, lambda pack: pack.change_hints.get(kind, ()))
 
 
 @lru_cache(maxsize=256)

@@ -175,6 +175,10 @@ PACK: Final = LanguagePack(
                 "except the",
                 "except for",
                 "except that",
+                "different from what i said",
+                "doesn't match what i said",
+                "not what i told you",
+                "not what i asked for",
             ),
         ),
         "affirm": (
@@ -816,6 +820,13 @@ PACK: Final = LanguagePack(
     openers=(
         "well",
         "oh",
+        "ha",
+        "haha",
+        "hah",
+        "heh",
+        "wow",
+        "gosh",
+        "geez",
         "um",
         "umm",
         "uh",
@@ -1203,6 +1214,10 @@ PACK: Final = LanguagePack(
         r"this time",
         r"for today",
     ),
+    change_hints={
+        "time": ("morning", "afternoon", "evening", "later in the day", "earlier in the day"),
+        "date": ("week", "weekend", "weekday", "another day", "different day", "next month"),
+    },
     labels={
         "person_name": ("name",),
         "address": ("address",),
