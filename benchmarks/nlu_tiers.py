@@ -82,6 +82,7 @@ FRESH2 = PARAPHRASES / "fresh2"
 FRESH3 = PARAPHRASES / "fresh3"
 FRESH4 = PARAPHRASES / "fresh4"
 FRESH5 = PARAPHRASES / "fresh5"
+FRESH6 = PARAPHRASES / "fresh6"
 HELD_OUT: dict[Path, str] = {
     UNSEEN: "unseen",
     FRESH: "fresh",
@@ -89,6 +90,7 @@ HELD_OUT: dict[Path, str] = {
     FRESH3: "fresh3",
     FRESH4: "fresh4",
     FRESH5: "fresh5",
+    FRESH6: "fresh6",
 }
 """Sets never used to choose anything, by the name of their kinds' columns."""
 CASE_FILES = [
@@ -101,6 +103,7 @@ CASE_FILES = [
     *sorted(FRESH3.glob("*.json")),
     *sorted(FRESH4.glob("*.json")),
     *sorted(FRESH5.glob("*.json")),
+    *sorted(FRESH6.glob("*.json")),
 ]
 PARAPHRASE_KINDS = ("plain", "hard", "none", "value")
 KINDS = (

@@ -18,12 +18,13 @@ from dialogkit.settings import Settings
 from dialogkit.testing.conversations import Observation, check, load_test_file
 
 SETS = Path(__file__).resolve().parent.parent / "benchmarks" / "paraphrases"
-FILES = sorted([*SETS.glob("*.json"), *SETS.glob("unseen/*.json"), *SETS.glob("fresh/*.json")])
-KINDS = ("hard", "plain", "none")
+FILES = sorted([*SETS.glob("*.json"), *SETS.glob("unseen/*.json"), *SETS.glob("fresh*/*.json")])
+KINDS = ("hard", "plain", "none", "value")
 
 
 def test_there_are_calibration_and_held_out_sets() -> None:
-    assert {path.parent.name for path in FILES} == {"paraphrases", "unseen", "fresh"}
+    held_out = {"unseen", *(f"fresh{n}" for n in ("", 2, 3, 4, 5, 6))}
+    assert {path.parent.name for path in FILES} == {"paraphrases", *held_out}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
