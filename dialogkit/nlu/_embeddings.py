@@ -64,7 +64,7 @@ from dialogkit.nlu._acts import (
 )
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
-from dialogkit.nlu._discipline import label_in
+from dialogkit.nlu._discipline import label_in, said_wrong
 from dialogkit.nlu._kinds import slot_kind, slot_labels
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS, RuleIndex
@@ -436,7 +436,22 @@ def leaves_to_rules(request: NLURequest, heard: NLUResult) -> bool:
         or (is_aside(text, language) and not _says_more_after_holding_on(text, language))
         or is_small_talk(text, language)
         or _remarks_on_asked(request)
+        or _asks_to_change_one(request)
     )
+
+
+def _asks_to_change_one(request: NLURequest) -> bool:
+    """Whether a read-back hears a request to change one of the values it reads back
+    ("이삿날을 다른 날로 옮겨야 해요"): the read-back clears that slot and asks it again
+    (``engine.turn.moves.ask_again``); there is no intent for the tier to find."""
+    node = request.node
+    read = {
+        name: slot
+        for name in node.accept_slots
+        if name not in node.collect_slots and (slot := request.scenario.slot(name)) is not None
+    }
+    language = request.scenario.language
+    return bool(read) and len(said_wrong(request.text, read, language, changes=True)) == 1
 
 
 def _says_more_after_holding_on(text: str, language: str) -> bool:

@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 
 from dialogkit import Engine, Scenario
+from dialogkit.nlu._base import NLURequest
+from dialogkit.nlu._embeddings import leaves_to_rules
+from dialogkit.nlu._result import NLUResult
 from tests.helpers import make_graph
 from tests.nlu.reading import analyse
 from tests.nlu.test_pack_fillers import stored
@@ -98,3 +101,26 @@ def test_a_prohibition_or_a_negated_question_is_no_yes_and_no_no(said: str) -> N
 
 def test_the_people_listed_then_counted_with_no_are_the_count(offline: Engine) -> None:
     assert stored(offline, "ja", "people", "父と母と私と、あと妹の四人です") == 4
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("이삿날을 다른 날로 옮겨야 해요", True),
+        ("시간을 좀 바꾸고 싶어요", True),
+        ("보험은 되나요?", False),
+    ],
+)
+def test_a_change_request_at_a_read_back_is_left_to_the_read_back(said: str, left: bool) -> None:
+    """The read-back clears the slot and asks it again; the tier once took "이삿날을 다른
+    날로 옮겨야 해요" for an insurance question."""
+    graph = read_back("ko")
+    request = NLURequest(
+        scenario=graph,
+        node=graph.node("confirm"),
+        text=said,
+        intents=graph.index.intents,
+        slots=graph.index.node("confirm").slots,
+        filled_slots=FILLED,
+    )
+    assert leaves_to_rules(request, NLUResult()) is left
