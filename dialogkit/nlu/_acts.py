@@ -130,7 +130,8 @@ def opener_words(language: str) -> tuple[str, ...]:
     return words(language, lambda pack: pack.openers)
 
 
-_CLAUSE_PAUSE: Final = re.compile(r"[,;、]\s*")
+CLAUSE_PAUSE: Final = re.compile(r"[,;、]\s*")
+"""A pause between two clauses of one sentence."""
 
 
 def is_request(text: str, language: str = "") -> bool:
@@ -140,7 +141,7 @@ def is_request(text: str, language: str = "") -> bool:
     requests = pattern(language, "request", lambda p: p.request, re.IGNORECASE)
     said = text.strip()
     # The request may follow a remark: "I can't do that day after all, could we move it …?"
-    tails = (said, *(said[pause.end() :] for pause in _CLAUSE_PAUSE.finditer(said)))
+    tails = (said, *(said[pause.end() :] for pause in CLAUSE_PAUSE.finditer(said)))
     return any(requests.search(tail) for tail in tails)
 
 

@@ -19,6 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any, Final
 
 from dialogkit.nlu._acts import (
+    CLAUSE_PAUSE,
     WHOLE_ACT_SCORE,
     asks_about_values,
     corrected_in_place,
@@ -69,13 +70,14 @@ from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
 from dialogkit.scenario.scenario import Scenario
 
 INTENT_THRESHOLD: Final = 0.5
-ASKED_DENY_SCORE: Final = 0.93
-"""A question is a no only by a phrase that says so ("제가 말씀드린 거랑 다른데요?"), never
-for the negation it holds ("주말엔 안 하세요?", "No loaner car?")."""
 """At or below this score an utterance has no intent (which is not, by itself, a fallback).
 
 Ties between intents go to the one listed first: the scenario's own intents come before the
 built-in ones, so a scenario's wording wins over the generic sentences."""
+
+ASKED_DENY_SCORE: Final = 0.93
+"""A question is a no only by a phrase that says so ("제가 말씀드린 거랑 다른데요?"), never
+for the negation it holds ("주말엔 안 하세요?", "No loaner car?")."""
 
 KEYWORD_SCORE: Final = 0.85
 """The least a keyword hit scores (longer keywords score a little more)."""
@@ -591,9 +593,6 @@ def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
     return slot.type == "text" and bool(slot.pattern) and name in request.node.accept_slots
 
 
-_CLAUSE_PAUSE: Final = re.compile(r"[,;、]\s*")
-
-
 def _renamed(request: NLURequest, name: str, slot: Slot, text: str) -> bool:
     """A text slot the node accepts without a pattern is read like an asked-for slot when the
     utterance names the slot and says its new value in a frame of the language ("the name
@@ -618,7 +617,7 @@ def _said_after_naming(request: NLURequest, name: str, slot: Slot, text: str) ->
     label = label_in(text, slot_labels(name, slot, request.scenario.language))
     if label is None:
         return None
-    pause = _CLAUSE_PAUSE.search(text, text.lower().index(label))
+    pause = CLAUSE_PAUSE.search(text, text.lower().index(label))
     rest = text[pause.end() :] if pause else ""
     value = extract_text(slot, rest, name) if rest.strip() else INVALID
     framed = isinstance(value, str) and value.strip(" .!") != rest.strip(" .!")
@@ -683,8 +682,8 @@ class RuleNLU:
         # A no that goes on to say all is fine declines what was asked ("いえ、電車で行くので
         # 大丈夫です", "no, we're good"): the fine is no yes. Not at a read-back, where "no,
         # leave it like that" keeps what was read.
-        asking = bool(request.node.collect_slots)
-        declines = asking and act is not None and act.act == "deny" and intent == "affirm"
+        collects = bool(request.node.collect_slots)
+        declines = collects and act is not None and act.act == "deny" and intent == "affirm"
         # A yes or no said with nothing but politeness is that answer, whatever courtesy the
         # politeness holds ("はい、お願いします、ありがとう" is a yes, not a thank-you), unless
         # the scenario gives those very words as an example of the courtesy.

@@ -20,6 +20,13 @@ from tests.helpers import make_graph
 from tests.nlu.reading import analyse
 from tests.nlu.test_pack_fillers import stored
 
+
+def asking(language: str, name: str, slot: dict[str, object]) -> Scenario:
+    """A one-step scenario whose node ``n`` asks for ``slot``."""
+    step = {"id": "n", "collect_slots": [name], "terminal": True}
+    return Scenario.from_dict(make_graph([step], language=language, slots={name: slot}))
+
+
 ITEMS = Slot(type="integer", unit="items", kind="count", prompt="How many?")
 NOTE = Slot(type="text", prompt="Anything to add?")
 
@@ -358,15 +365,9 @@ def test_a_title_or_a_relation_alone_names_nobody(offline: Engine, said: str) ->
 
 
 def test_a_whole_number_said_after_a_piece_of_it_is_the_number() -> None:
-    phone = Slot(type="phone")
     said = "Let me see... it's 555-0192, oh sorry, with the area code it's 212-555-0192."
-    graph = Scenario.from_dict(
-        make_graph(
-            [{"id": "n", "collect_slots": ["phone"], "terminal": True}],
-            slots={"phone": phone.model_dump(exclude_none=True)},
-        )
-    )
-    assert analyse(graph, "n", said, "phone").entities == {"phone": "2125550192"}
+    read = analyse(asking("en", "phone", {"type": "phone"}), "n", said, "phone")
+    assert read.entities == {"phone": "2125550192"}
 
 
 @pytest.mark.parametrize(
@@ -380,14 +381,6 @@ def test_a_whole_number_said_after_a_piece_of_it_is_the_number() -> None:
 )
 def test_a_no_that_says_all_is_fine_declines(language: str, said: str) -> None:
     """ "大丈夫です" alone reads as a yes; after a no, it is the polite form of the no."""
-    slots = {"parking": {"type": "boolean", "prompt": "?"}}
-    graph = Scenario.from_dict(
-        make_graph(
-            [{"id": "n", "collect_slots": ["parking"], "terminal": True}],
-            language=language,
-            slots=slots,
-        )
-    )
-    read = analyse(graph, "n", said, "parking")
+    read = analyse(asking(language, "parking", {"type": "boolean"}), "n", said, "parking")
     assert read.intent == "deny"
     assert read.entities == {"parking": False}
