@@ -86,18 +86,15 @@ def said_wrong(
     text: str, slots: Mapping[str, Slot], language: str = "", *, changes: bool = False
 ) -> list[str]:
     """The slots an utterance says are wrong by naming them ("no, the name is wrong", "전화번호가
-    틀렸어요", "名前が違います"), or with ``changes`` asks to change ("수거 시간을 좀 바꾸고
-    싶어요", "名前のところ、修正をお願いしたい"; not "no need to change the name"): each is to
-    be cleared and asked again. A slot is named by its declared nouns or its kind's label
-    words."""
+    틀렸어요", "名前が違います"), or with ``changes`` asks to change or prefers otherwise
+    ("수거 시간을 좀 바꾸고 싶어요", "名前のところ、修正をお願いしたい", "좀 더 늦은 오후면
+    좋겠어요"; not "no need to change the name"): each is to be cleared and asked again. A
+    slot is named by its declared nouns or its kind's label words; a change also by its
+    kind's hints (a part of the day for a time)."""
     said = normalize(text)
     wrong = _says_wrong(text, language)
-    change = (
-        changes
-        and pattern(language, "change_requests", lambda p: p.change_requests).search(said)
-        is not None
-        and not is_negated(text, language)
-    )
+    asks = pattern(language, "change_requests", lambda p: (*p.change_requests, *p.preferences))
+    change = changes and asks.search(said) is not None and not is_negated(text, language)
     if not (wrong or change):
         return []
     named = [

@@ -90,9 +90,13 @@ _NEGATING_KEYWORD = re.compile(
     r"(?:^|\s)(?:안|못)(?:\s|$)|않|없|아니|ない|ません|なかっ|\bnot\b|n't\b|\bnever\b|\bno\b"
 )
 _KO_NEGATED_BEFORE = r"(?<!안 )(?<!못 )(?<!안)(?<!못)"
-_KO_NEGATED_AFTER = r"(?![^\s]*(?:지\s*(?:않|못|마)|면\s*안\s*(?:돼|되|됩)))"
-"""A negation after the keyword: "-지 않", and a prohibition ("그대로 진행하면 안 돼요")."""
-_JA_NEGATED_AFTER = r"(?![^\s]{0,3}(?:ない|なかっ|ません|ず))"
+_KO_NEGATED_AFTER = (
+    r"(?![^\s]*(?:지\s*(?:않|못|마)|면\s*안\s*(?:돼|되|됩)"
+    r"|(?:는지|은지)\s*(?:궁금|모르|확인|알고\s*싶)))"
+)
+"""What unsays the keyword after it: "-지 않", a prohibition ("그대로 진행하면 안 돼요"), or
+wondering whether ("제대로 들어갔는지 궁금해서요" asks, it does not say so)."""
+_JA_NEGATED_AFTER = r"(?![^\s]{0,3}(?:ない|なかっ|ません|ず|かどうか))"
 _EN_NEGATED_BEFORE = r"(?<!not )(?<!n t )(?<!n't )(?<!never )(?<!no )"
 
 

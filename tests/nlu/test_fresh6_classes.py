@@ -83,6 +83,10 @@ FILLED = {"day": "2026-11-27", "hour": "10:00"}
         ("en", "Could we push it to the afternoon? Mornings are tricky.", "move_hour"),
         ("en", "We're away that whole week. Any chance we could move it?", "move_day"),
         ("ja", "その週はちょっと都合が悪いので、別の日に変えてもらえますか", "move_day"),
+        ("ko", "그때는 애 학원 픽업 가야 돼서요, 좀 더 늦은 오후면 좋겠어요.", "move_hour"),
+        ("ja", "お昼過ぎだと子どもが寝ちゃうので、もう少し朝のうちがいいです", "move_hour"),
+        ("en", "Honestly, the afternoon would work better for me.", "move_hour"),
+        ("ko", "그대로가 좋겠어요", "affirm"),
     ],
 )
 def test_at_a_read_back(language: str, said: str, intent: str) -> None:
@@ -124,3 +128,15 @@ def test_a_change_request_at_a_read_back_is_left_to_the_read_back(said: str, lef
         filled_slots=FILLED,
     )
     assert leaves_to_rules(request, NLUResult()) is left
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("ko", "지난주에 전화로 신청해 둔 게 있는데 그게 제대로 들어갔는지 궁금해서요."),
+        ("ja", "ちゃんと予約が入ったかどうか知りたいんですが"),
+    ],
+)
+def test_wondering_whether_it_is_so_does_not_say_it_is(language: str, said: str) -> None:
+    """ "제대로 들어갔" is a yes at a read-back; "…들어갔는지 궁금해서요" asks."""
+    assert analyse(read_back(language), "confirm", said, None, FILLED).intent != "affirm"

@@ -273,6 +273,10 @@ class LanguagePack:
     """Patterns that ask to change a named value ("change the time", "시간을 바꾸고 싶어요",
     "名前の修正をお願いします"); a negated one ("no need to change the name") asks nothing
     (normalised text)."""
+    preferences: tuple[str, ...] = ()
+    """Patterns of a preference ("I'd prefer", "늦은 오후면 좋겠어요", "朝のうちがいいです"):
+    at a read-back, one that points at a slot asks to change it, as a change request does
+    (normalised text)."""
 
 
 def _registered() -> dict[str, LanguagePack]:

@@ -1229,6 +1229,12 @@ PACK: Final = LanguagePack(
     },
     meta_remarks=(r"do i have to", r"why", r"must i"),
     place_units=(r"\b(?:street|st|avenue|ave|road|rd|lane|ln|boulevard|blvd|drive|dr)\b",),
+    preferences=(
+        r"\bi\s*d\s+(?:prefer|rather)\b",
+        r"\bi\s+would\s+(?:prefer|rather)\b",
+        r"\bwould\s+(?:be\s+)?(?:better|work\s+better|suit\s+me\s+better)\b",
+        r"\bbetter\s+for\s+(?:me|us)\b",
+    ),
     change_requests=(
         r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push)\b",
         r"\bmake\s+a\s+(?:change|correction)\b",

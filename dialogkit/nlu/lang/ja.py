@@ -967,6 +967,10 @@ PACK: Final = LanguagePack(
     },
     meta_remarks=(r"言わないと", r"必要ですか"),
     place_units=(r"[都道府県市区町村]", r"丁目", r"番地"),
+    preferences=(
+        r"(?:が|の方が|ほうが)\s*(?:いい|良い|助かり|ありがた)",
+        r"(?:に|へ)\s*(?:できれば|していただけると|してもらえると)",
+    ),
     change_requests=(
         r"変更",
         r"変え",
