@@ -140,3 +140,18 @@ def test_a_change_request_at_a_read_back_is_left_to_the_read_back(said: str, lef
 def test_wondering_whether_it_is_so_does_not_say_it_is(language: str, said: str) -> None:
     """ "제대로 들어갔" is a yes at a read-back; "…들어갔는지 궁금해서요" asks."""
     assert analyse(read_back(language), "confirm", said, None, FILLED).intent != "affirm"
+
+
+@pytest.mark.parametrize(
+    ("said", "intent"),
+    [
+        ("そちらって日曜もやってます？", "ask_hours"),
+        ("朝一番だと、もう受付ってやってます？", "ask_hours"),
+        ("何をやってるんですか", None),
+    ],
+)
+def test_being_open_asked_colloquially_is_the_hours_question(said: str, intent: str | None) -> None:
+    step = {"id": "n", "description": "Welcome.", "terminal": True}
+    hours = {"examples": ["土日も開いていますか？", "営業時間は何時までですか？"]}
+    graph = Scenario.from_dict(make_graph([step], language="ja", intents={"ask_hours": hours}))
+    assert analyse(graph, "n", said, None).intent == intent

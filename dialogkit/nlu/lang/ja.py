@@ -925,6 +925,8 @@ PACK: Final = LanguagePack(
         r"[がを]\S+(?:る|た|ます)(?:よ|ね|よね)?$",
     ),
     paraphrases=(
+        # Open for business, as asked colloquially ("日曜もやってます？").
+        ("開いて", "営業して", "もやってます", "もやってる", "ってやってます", "ってもうやってます"),
         (
             "配達",
             "配送",
