@@ -83,6 +83,7 @@ FRESH3 = PARAPHRASES / "fresh3"
 FRESH4 = PARAPHRASES / "fresh4"
 FRESH5 = PARAPHRASES / "fresh5"
 FRESH6 = PARAPHRASES / "fresh6"
+FRESH7 = PARAPHRASES / "fresh7"
 HELD_OUT: dict[Path, str] = {
     UNSEEN: "unseen",
     FRESH: "fresh",
@@ -91,6 +92,7 @@ HELD_OUT: dict[Path, str] = {
     FRESH4: "fresh4",
     FRESH5: "fresh5",
     FRESH6: "fresh6",
+    FRESH7: "fresh7",
 }
 """Sets never used to choose anything, by the name of their kinds' columns."""
 CASE_FILES = [
@@ -104,6 +106,7 @@ CASE_FILES = [
     *sorted(FRESH4.glob("*.json")),
     *sorted(FRESH5.glob("*.json")),
     *sorted(FRESH6.glob("*.json")),
+    *sorted(FRESH7.glob("*.json")),
 ]
 PARAPHRASE_KINDS = ("plain", "hard", "none", "value")
 KINDS = (

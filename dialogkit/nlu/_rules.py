@@ -113,8 +113,9 @@ DIALOGUE_ACTS: Final = {
     "thanks": "thanks",
 }
 _PARTICLE = re.compile(r"^(?:은|는|이|가|을|를|요|\s+is)?[\s?？:,.]*")
-_UNDER_LABEL: Final = re.compile(r"^\s*(?:으로|로)")
-"""A label followed by "으로" ("남편 이름으로요") ends its value: nothing after it is one."""
+_UNDER_LABEL: Final = re.compile(r"^\s*(?:으로|로)[^,，、.。]*[,，、.。]?\s*")
+"""A label followed by "으로" ("남편 이름으로요", "제 이름으로 해 주세요, 박서연이에요") ends
+its clause: the value, if any, is in the next one."""
 BEST_KEPT: Final = 4096
 """Utterances whose best intent a scenario's index remembers (per node)."""
 BEST_TEXT_CHARS: Final = 80
@@ -996,9 +997,9 @@ def _extract_not_own(
         if label is not None:
             # Read what follows the label: "성함요? 김철수요", "집 주소 서울시 …".
             text = text[text.lower().index(label) + len(label) :]
-            if _UNDER_LABEL.match(text):
+            text = _PARTICLE.sub("", _UNDER_LABEL.sub("", text))
+            if not text.strip():
                 return INVALID
-            text = _PARTICLE.sub("", text)
         elif is_own_value(value, own) or is_self_reference(value, language):
             if value.lower() not in text.lower():
                 # The value was read from numbers said in words ("Hammer six").

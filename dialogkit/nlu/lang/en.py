@@ -827,6 +827,13 @@ PACK: Final = LanguagePack(
         "wow",
         "gosh",
         "geez",
+        "jeez",
+        "ugh",
+        "argh",
+        "oof",
+        "phew",
+        "whew",
+        "yikes",
         "um",
         "umm",
         "uh",
@@ -897,7 +904,7 @@ PACK: Final = LanguagePack(
     request=(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
         r"actually|sorry|then|and|but|also|no|yes|wait)\W+){0,3}(?:can|could|would|will)\s+"
-        r"(?:you|i|we)\s+(?:please\s+)?(?:change|make|move|switch|set|put|bring|push|book|have|"
+        r"(?:you|i|we|they|someone|somebody)\s+(?:please\s+)?(?:change|make|move|switch|set|put|bring|push|book|have|come|swap|"
         r"get|reserve|do|add|go\s+with|take|order|rent|buy|grab)\b",
         r"^(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to)\s+(?:change|make|move|"
         r"switch|book|have|get|reserve|do|add|go)",
@@ -1236,7 +1243,7 @@ PACK: Final = LanguagePack(
         r"\bbetter\s+for\s+(?:me|us)\b",
     ),
     change_requests=(
-        r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push)\b",
+        r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push|swap|replace)\b",
         r"\bmake\s+a\s+(?:change|correction)\b",
     ),
     wrong=(

@@ -767,6 +767,10 @@ PACK: Final = LanguagePack(
         "요",
     ),
     common_words=(
+        "정도",
+        "대충",
+        "대략",
+        "얼추",
         "혹시",
         "그냥",
         "지금",
@@ -1011,6 +1015,7 @@ PACK: Final = LanguagePack(
         r"(?:로|으로)\s*(?:해|하)\s*주시면\s*(?:좋겠|감사)",
     ),
     change_requests=(
+        r"다시\s*(?:고르|골라|선택|정하|정할)",
         r"바꾸",
         r"바꿔",
         r"바꿀",
