@@ -443,7 +443,8 @@ def leaves_to_rules(request: NLURequest, heard: NLUResult) -> bool:
 def _asks_to_change_one(request: NLURequest) -> bool:
     """Whether a read-back hears a request to change one of the values it reads back
     ("이삿날을 다른 날로 옮겨야 해요"): the read-back clears that slot and asks it again
-    (``engine.turn.moves.ask_again``); there is no intent for the tier to find."""
+    (``engine.turn.moves.ask_again``); there is no intent for the tier to find. A question
+    about changing one may be a question the scenario answers."""
     node = request.node
     read = {
         name: slot
@@ -451,7 +452,9 @@ def _asks_to_change_one(request: NLURequest) -> bool:
         if name not in node.collect_slots and (slot := request.scenario.slot(name)) is not None
     }
     language = request.scenario.language
-    return bool(read) and len(said_wrong(request.text, read, language, changes=True)) == 1
+    if not read or is_question(request.text, language):
+        return False  # "日にちをずらすと追加で費用が発生しますか？" asks about changing
+    return len(said_wrong(request.text, read, language, changes=True)) == 1
 
 
 def _says_more_after_holding_on(text: str, language: str) -> bool:

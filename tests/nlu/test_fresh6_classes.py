@@ -155,3 +155,17 @@ def test_being_open_asked_colloquially_is_the_hours_question(said: str, intent: 
     hours = {"examples": ["土日も開いていますか？", "営業時間は何時までですか？"]}
     graph = Scenario.from_dict(make_graph([step], language="ja", intents={"ask_hours": hours}))
     assert analyse(graph, "n", said, None).intent == intent
+
+
+def test_a_question_about_changing_a_value_is_judged() -> None:
+    """ "Does moving the date cost extra?" asks; the scenario may answer it."""
+    graph = read_back("ja")
+    request = NLURequest(
+        scenario=graph,
+        node=graph.node("confirm"),
+        text="日にちをずらすと追加で費用が発生しますか？",
+        intents=graph.index.intents,
+        slots=graph.index.node("confirm").slots,
+        filled_slots=FILLED,
+    )
+    assert not leaves_to_rules(request, NLUResult())
