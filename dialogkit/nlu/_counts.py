@@ -32,7 +32,7 @@ from dialogkit.nlu._entities import exact, in_slot_unit
 from dialogkit.nlu._kinds import slot_kind, slot_nouns
 from dialogkit.nlu._numbers import Quantity, normalize, quantities
 from dialogkit.nlu._words import nouns_pattern
-from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.lang import counted_concepts, pattern, words
 from dialogkit.scenario.model import Slot
 
 NEAR: Final = 14
@@ -276,3 +276,27 @@ def _claims(
                 continue
             claims.append((_distance(between), side, noun, index))
     return sorted(claims, key=lambda claim: (claim[0], claim[1], claim[2].start))
+
+
+PEOPLE_KINDS: Final = ("adult", "child", "infant", "senior", "student")
+"""The packs' counted concepts that are kinds of people."""
+
+
+@lru_cache(maxsize=1)
+def _kinds_of_people() -> dict[str, Slot]:
+    concepts = counted_concepts()
+    return {
+        kind: Slot(type="integer", kind="count", unit="people", nouns=list(concepts[kind]))
+        for kind in PEOPLE_KINDS
+        if kind in concepts
+    }
+
+
+def people_of_kinds(text: str, language: str = "") -> int | None:
+    """The people counted by kind in one answer, added up ("two adults and two kids" is 4,
+    "大人2人と子供1人" 3), for a slot that counts people of every kind; None unless two kinds
+    or more are counted."""
+    if pattern(language, "totals", lambda p: p.totals, re.IGNORECASE).search(normalize(text)):
+        return None  # the sum is said ("…あと妹の四人です")
+    counts = read_counts(text, _kinds_of_people(), None, language)
+    return int(sum(counts.values())) if len(counts) >= 2 else None

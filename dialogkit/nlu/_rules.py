@@ -36,7 +36,7 @@ from dialogkit.nlu._acts import (
 )
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
-from dialogkit.nlu._counts import counted_slots, read_counts, shares_numbers
+from dialogkit.nlu._counts import counted_slots, people_of_kinds, read_counts, shares_numbers
 from dialogkit.nlu._discipline import (
     admit,
     is_own_value,
@@ -781,6 +781,9 @@ class RuleNLU:
                 value = _extract_not_own(request, name, slot, said, expected, frame)
                 if expected and corrected is not None:
                     value = _completed(request, name, slot, text, value, frame)
+                if name == request.expected_slot and _counts_people(slot):
+                    summed = people_of_kinds(content, language)
+                    value = value if summed is None else validate(slot, summed)
             if value is not INVALID:
                 entities[name] = value
         entities.update(_ranges(request, content, frame))
@@ -941,6 +944,15 @@ def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:
             if length is not None and validate(length_slot, exact(length)) is not INVALID:
                 found[slot.range_length or ""] = exact(length)
     return {k: v for k, v in found.items() if validate(request.slots[k], v) is not INVALID}
+
+
+def _counts_people(slot: Slot) -> bool:
+    """Whether a number slot counts people of every kind (a party size, not its adults)."""
+    return (
+        slot.type in {"integer", "number"}
+        and (slot.unit or "").lower() in {"people", "person"}
+        and not slot.nouns
+    )
 
 
 def _completed(

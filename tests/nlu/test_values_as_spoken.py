@@ -384,3 +384,22 @@ def test_a_no_that_says_all_is_fine_declines(language: str, said: str) -> None:
     read = analyse(asking(language, "parking", {"type": "boolean"}), "n", said, "parking")
     assert read.intent == "deny"
     assert read.entities == {"parking": False}
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "count"),
+    [
+        ("en", "two adults and two kids", 4),
+        ("en", "2 adults, 1 child", 3),
+        ("ja", "大人2人と子供1人です", 3),
+        ("ko", "어른 둘이랑 아이 하나요", 3),
+        ("en", "2 adults", 2),
+        ("en", "4 people and 2 dogs", 4),
+        ("ja", "父と母と私と、あと妹の四人です", 4),
+    ],
+)
+def test_people_counted_by_kind_add_up_for_a_party_size(
+    offline: Engine, language: str, said: str, count: int
+) -> None:
+    """A slot that counts people of every kind takes them all; a dog is no person."""
+    assert stored(offline, language, "people", said) == count
