@@ -298,5 +298,7 @@ def people_of_kinds(text: str, language: str = "") -> int | None:
     or more are counted."""
     if pattern(language, "totals", lambda p: p.totals, re.IGNORECASE).search(normalize(text)):
         return None  # the sum is said ("…あと妹の四人です")
-    counts = read_counts(text, _kinds_of_people(), None, language)
+    kinds = _kinds_of_people()
+    named = {noun.slot for noun in _nouns(normalize(text), kinds)}
+    counts = {k: v for k, v in read_counts(text, kinds, None, language).items() if k in named}
     return int(sum(counts.values())) if len(counts) >= 2 else None

@@ -65,9 +65,16 @@ def _plus_self() -> re.Pattern[str]:
     return pattern("", "plus_self", lambda p: p.plus_self)
 
 
+def _self_plus() -> re.Pattern[str]:
+    """What before a count of people adds the speaker ("me and 3 friends")."""
+    return pattern("", "self_plus", lambda p: p.self_plus)
+
+
 def _with_speaker(text: str, quantity: Quantity) -> Quantity:
     """A count of people the speaker adds themself to, as one more ("친구 한 명
-    데려갈게요" is two)."""
+    데려갈게요", "me and 3 friends")."""
+    if quantity.dimension in (None, "people") and _self_plus().search(text[: quantity.start]):
+        return replace(quantity, value=quantity.value + 1, dimension="people")
     if quantity.dimension != "people":
         return quantity
     added = _plus_self().match(text, quantity.counter_end)
@@ -409,12 +416,16 @@ def _groups(text: str, atoms: list[_Atom]) -> list[list[_Atom]]:
 @lru_cache(maxsize=4096)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every number in ``text``, in order (``text`` as returned by ``normalize``)."""
-    found: list[Quantity] = [
-        Quantity(1, m.start(), m.end(), m.end(), "people") for m in _alone().finditer(text)
-    ]
-    found.extend(
+    pairs = [
         Quantity(2, m.start(), m.end(), m.end(), "people") for m in _with_companion().finditer(text)
-    )
+    ]
+    # "just me and my wife" is two: "just me" is alone only when no companion follows.
+    found: list[Quantity] = [
+        Quantity(1, m.start(), m.end(), m.end(), "people")
+        for m in _alone().finditer(text)
+        if not any(pair.start < m.end() and m.start() < pair.end for pair in pairs)
+    ]
+    found.extend(pairs)
     spoken = tuple(found)  # "just the two of us" is one quantity, not also a "two"
     for group in _groups(text, _atoms(text)):
         quantity = _quantity(text, group)
@@ -424,7 +435,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if quantity is not None and not any(
             said.start <= quantity.start < said.end for said in spoken
         ):
-            found.append(_with_speaker(text, quantity))
+            counted = _with_speaker(text, quantity)
+            if counted.value != quantity.value and counted.counter_end == quantity.counter_end:
+                # "me and my 3 friends": the speaker is in this count, not two with a companion.
+                found = [q for q in found if not (q in spoken and q.end <= quantity.start)]
+            found.append(counted)
     return tuple(sorted(found, key=lambda q: q.start))
 
 

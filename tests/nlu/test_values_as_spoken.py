@@ -403,3 +403,21 @@ def test_people_counted_by_kind_add_up_for_a_party_size(
 ) -> None:
     """A slot that counts people of every kind takes them all; a dog is no person."""
     assert stored(offline, language, "people", said) == count
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "count"),
+    [
+        ("en", "me and 3 friends", 4),
+        ("en", "Me and my 2 kids", 3),
+        ("en", "just me and my wife", 2),
+        ("en", "me and my wife", 2),
+        ("ja", "私と妻の二人です", 2),
+        ("ko", "저랑 아내 둘이요", 2),
+    ],
+)
+def test_the_speaker_before_a_count_of_others_is_one_more(
+    offline: Engine, language: str, said: str, count: int
+) -> None:
+    """ "me and 3 friends" is four; "私と妻の二人" and "저랑 아내 둘" count the speaker already."""
+    assert stored(offline, language, "people", said) == count

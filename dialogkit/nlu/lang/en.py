@@ -1056,6 +1056,7 @@ PACK: Final = LanguagePack(
         r"\b(?:a|one)\s+couple\b(?!\s+of\b)",
     ),
     pro_forms=("one", "ones"),
+    self_plus=(r"\b(?:me|myself)\s+(?:and|plus|with)\s+(?:my\s+|our\s+)?$",),
     plus_self=(
         r"\s*(?:,\s*)?(?:and|&|plus|with)\s+(?:me|myself)\b",
         r"\s*(?:,\s*)?(?:and|&|plus)\s+i\b(?!\s*(?:d|ll|m|would|will|want|need|am)\b)",
