@@ -817,6 +817,16 @@ class RuleNLU:
         # "신용카드 말고 체크카드로" shares its card words with "체크카드랑 신용카드 차이가 뭐예요".
         if corrects and (intent in ("deny", "affirm") or confidence < KEYWORD_SCORE):
             intent, confidence = None, 0.0
+        # Nor when an answer that asks nothing resembles a question: "a deep clean please"
+        # gives the service asked for, though "how much do you charge for a deep clean?" is
+        # the price question's example.
+        if (
+            confidence < KEYWORD_SCORE
+            and not question
+            and request.expected_slot in entities
+            and _only_asks(request.intents.get(intent or ""), language)
+        ):
+            intent, confidence = None, 0.0
         return NLUResult(
             intent=intent,
             entities=entities,
@@ -944,6 +954,13 @@ def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:
             if length is not None and validate(length_slot, exact(length)) is not INVALID:
                 found[slot.range_length or ""] = exact(length)
     return {k: v for k, v in found.items() if validate(request.slots[k], v) is not INVALID}
+
+
+def _only_asks(intent: Intent | None, language: str) -> bool:
+    """Whether every example of an intent is a question (an FAQ)."""
+    if intent is None or not intent.examples:
+        return False
+    return all(is_question(example, language) for example in intent.examples)
 
 
 def _counts_people(slot: Slot) -> bool:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from dialogkit import Engine
+from dialogkit import Engine, Scenario
 from dialogkit.nlu._acts import is_request
 from dialogkit.nlu._topics import topic_roots
+from tests.helpers import make_graph
 from tests.nlu.reading import analyse
 from tests.nlu.test_fresh6_classes import FILLED, read_back
 from tests.nlu.test_pack_fillers import stored
@@ -47,3 +48,24 @@ def test_a_name_in_the_clause_after_my_name_is_the_name(offline: Engine) -> None
 
 def test_a_word_as_common_as_about_names_no_topic() -> None:
     assert "정도" not in topic_roots("소요 시간이 어느 정도예요?")
+
+
+@pytest.mark.parametrize(
+    ("said", "intent"),
+    [("a deep clean please", None), ("how much do you charge for a deep clean?", "ask_prices")],
+)
+def test_an_answer_that_asks_nothing_is_no_question_it_resembles(
+    said: str, intent: str | None
+) -> None:
+    """Tried over HTTP: "a deep clean please" answered the price question it shares words
+    with, then moved on."""
+    slots = {"service": {"type": "enum", "values": ["standard", "deep"], "prompt": "?"}}
+    prices = {"examples": ["how much do you charge for a deep clean?", "what are your prices?"]}
+    steps = [
+        {"id": "n", "collect_slots": ["service"], "default_next": "end"},
+        {"id": "end", "terminal": True},
+    ]
+    graph = Scenario.from_dict(make_graph(steps, slots=slots, intents={"ask_prices": prices}))
+    read = analyse(graph, "n", said, "service")
+    assert read.intent == intent
+    assert read.entities == {"service": "deep"}
