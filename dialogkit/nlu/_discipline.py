@@ -83,14 +83,20 @@ def own_phrases(persona: str, held: Iterable[Mapping[str, Any]], slot: str = "")
 
 
 def said_wrong(
-    text: str, slots: Mapping[str, Slot], language: str = "", *, changes: bool = False
+    text: str,
+    slots: Mapping[str, Slot],
+    language: str = "",
+    *,
+    changes: bool = False,
+    held: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """The slots an utterance says are wrong by naming them ("no, the name is wrong", "전화번호가
     틀렸어요", "名前が違います"), or with ``changes`` asks to change or prefers otherwise
     ("수거 시간을 좀 바꾸고 싶어요", "名前のところ、修正をお願いしたい", "좀 더 늦은 오후면
     좋겠어요"; not "no need to change the name"): each is to be cleared and asked again. A
     slot is named by its declared nouns or its kind's label words; a change also by its
-    kind's hints (a part of the day for a time)."""
+    kind's hints (a part of the day for a time), or by the option it ``held`` ("could we swap
+    out the standard option?")."""
     said = normalize(text)
     wrong = _says_wrong(text, language)
     asks = pattern(language, "change_requests", lambda p: (*p.change_requests, *p.preferences))
@@ -103,10 +109,19 @@ def said_wrong(
     if named or not change:
         return named
     # "Could we push it to the afternoon?": a part of the day points at the time.
-    return [
+    hinted = [
         name
         for name, slot in slots.items()
         if label_in(text, change_hints(language, slot_kind(name, slot)))
+    ]
+    if hinted or not held:
+        return hinted
+    return [
+        name
+        for name, slot in slots.items()
+        if slot.type == "enum"
+        and isinstance(held.get(name), str)
+        and label_in(text, (held[name],)) is not None
     ]
 
 

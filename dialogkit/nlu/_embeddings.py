@@ -454,7 +454,8 @@ def _asks_to_change_one(request: NLURequest) -> bool:
     language = request.scenario.language
     if not read or is_question(request.text, language):
         return False  # "日にちをずらすと追加で費用が発生しますか？" asks about changing
-    return len(said_wrong(request.text, read, language, changes=True)) == 1
+    named = said_wrong(request.text, read, language, changes=True, held=request.filled_slots)
+    return len(named) == 1
 
 
 def _says_more_after_holding_on(text: str, language: str) -> bool:

@@ -645,9 +645,17 @@ def _changer(
     ):
         return None
     slots = {name: slot for name in by_slot if (slot := request.scenario.slot(name)) is not None}
-    named = said_wrong(text, slots, request.scenario.language, changes=True)
-    if len(named) != 1 or named[0] in entities or len(by_slot[named[0]]) != 1:
+    named = said_wrong(
+        text, slots, request.scenario.language, changes=True, held=request.filled_slots
+    )
+    if len(named) != 1 or len(by_slot[named[0]]) != 1:
         return None
+    # The value the slot holds, named to be changed, is no new value ("swap out the standard
+    # option"); a new one is the value itself ("이름을 김민준으로 바꿔 주세요").
+    said = entities.get(named[0])
+    if said is not None and said != request.filled_slots.get(named[0]):
+        return None
+    entities.pop(named[0], None)
     return next(iter(by_slot[named[0]]))
 
 

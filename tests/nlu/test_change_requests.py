@@ -218,3 +218,46 @@ def test_a_name_replaced_in_the_same_breath_at_the_read_back_is_the_new_one(said
     read = analyse(read_back("ko", own_changes=True), "confirm", said, None, FILLED)
     assert read.intent is None
     assert read.entities.get("name") == "박서준"
+
+
+def service_read_back() -> Scenario:
+    """A read-back of an option, with the author's own intent for changing it."""
+    nodes: list[dict[str, Any]] = [
+        {"id": "ask_service", "collect_slots": ["service"], "default_next": "confirm"},
+        {
+            "id": "confirm",
+            "accept_slots": ["service"],
+            "next_nodes": [
+                {
+                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "redo"},
+                    "target": "ask_service",
+                    "clear_slots": ["service"],
+                },
+                {
+                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
+                    "target": "end",
+                },
+            ],
+        },
+        {"id": "end", "terminal": True},
+    ]
+    slots = {"service": {"type": "enum", "values": ["standard", "deep"], "prompt": "Which?"}}
+    intents = {"redo": {"examples": ["redo please"]}}
+    return Scenario.from_dict(make_graph(nodes, language="en", slots=slots, intents=intents))
+
+
+@pytest.mark.parametrize(
+    ("said", "intent", "entities"),
+    [
+        ("Could we swap out the standard option for something else?", "redo", {}),
+        ("Could we change it to the deep clean?", None, {"service": "deep"}),
+        ("the standard one is fine", None, {"service": "standard"}),
+    ],
+)
+def test_a_change_request_may_name_the_option_it_changes(
+    said: str, intent: str | None, entities: dict[str, Any]
+) -> None:
+    """The option the slot holds, named with a change request, is the slot to change, not
+    its new value; a new option said with it is the value."""
+    read = analyse(service_read_back(), "confirm", said, None, {"service": "standard"})
+    assert (read.intent, read.entities) == (intent, entities)

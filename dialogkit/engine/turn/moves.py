@@ -119,7 +119,7 @@ def ask_again(
         and slots.get(name) not in (None, "")
         and (slot := scenario.slot(name)) is not None
     }
-    for name in said_wrong(text, readable, scenario.language, changes=changes):
+    for name in said_wrong(text, readable, scenario.language, changes=changes, held=slots):
         collector = next((n for n in scenario.nodes if name in n.collect_slots), None)
         if collector is not None:
             return Choice(Move("goto", collector.id), {**accepted, name: None})
