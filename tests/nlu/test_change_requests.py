@@ -156,30 +156,35 @@ def test_a_value_said_not_to_be_wrong_is_kept(
     assert session.info().slots.get("time") and session.info().slots.get("name")
 
 
-def address_read_back() -> Scenario:
-    """A read-back whose own intent for changing the address is said by its example."""
-    nodes: list[dict[str, Any]] = [
-        {"id": "ask_address", "collect_slots": ["address"], "default_next": "confirm"},
+def one_slot_read_back(slot: str, declared: dict[str, Any], change: dict[str, Any]) -> Scenario:
+    """A step asking ``slot`` and a read-back of it whose own intent for changing it,
+    ``redo``, is said by ``change``'s examples."""
+    on = [
         {
-            "id": "confirm",
-            "accept_slots": ["address"],
-            "next_nodes": [
-                {
-                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "fix_it"},
-                    "target": "ask_address",
-                    "clear_slots": ["address"],
-                },
-                {
-                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
-                    "target": "end",
-                },
-            ],
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "redo"},
+            "target": f"ask_{slot}",
+            "clear_slots": [slot],
         },
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
+            "target": "end",
+        },
+    ]
+    nodes: list[dict[str, Any]] = [
+        {"id": f"ask_{slot}", "collect_slots": [slot], "default_next": "confirm"},
+        {"id": "confirm", "accept_slots": [slot], "next_nodes": on},
         {"id": "end", "terminal": True},
     ]
-    slots = {"address": {"type": "text", "kind": "address", "prompt": "Where?"}}
-    intents = {"fix_it": {"examples": ["the address is wrong", "change the address"]}}
-    return Scenario.from_dict(make_graph(nodes, language="en", slots=slots, intents=intents))
+    graph = make_graph(nodes, language="en", slots={slot: declared}, intents={"redo": change})
+    return Scenario.from_dict(graph)
+
+
+def address_read_back() -> Scenario:
+    """A read-back whose own intent for changing the address is said by its example."""
+    address = {"type": "text", "kind": "address", "prompt": "Where?"}
+    return one_slot_read_back(
+        "address", address, {"examples": ["the address is wrong", "change the address"]}
+    )
 
 
 @pytest.mark.parametrize(
@@ -192,8 +197,8 @@ def address_read_back() -> Scenario:
         ),
         ("change the address to 9 Pine Road please", None, "9 Pine Road"),
         ("no, the address is wrong, we're at 9 Pine Road", None, "9 Pine Road"),
-        ("the address is wrong", "fix_it", None),
-        ("no, the address is wrong, sorry", "fix_it", None),
+        ("the address is wrong", "redo", None),
+        ("no, the address is wrong, sorry", "redo", None),
     ],
 )
 def test_the_change_said_with_its_new_value_is_the_value(
@@ -222,28 +227,8 @@ def test_a_name_replaced_in_the_same_breath_at_the_read_back_is_the_new_one(said
 
 def service_read_back() -> Scenario:
     """A read-back of an option, with the author's own intent for changing it."""
-    nodes: list[dict[str, Any]] = [
-        {"id": "ask_service", "collect_slots": ["service"], "default_next": "confirm"},
-        {
-            "id": "confirm",
-            "accept_slots": ["service"],
-            "next_nodes": [
-                {
-                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "redo"},
-                    "target": "ask_service",
-                    "clear_slots": ["service"],
-                },
-                {
-                    "condition": {"field": "nlu.intent", "operator": "equals", "value": "affirm"},
-                    "target": "end",
-                },
-            ],
-        },
-        {"id": "end", "terminal": True},
-    ]
-    slots = {"service": {"type": "enum", "values": ["standard", "deep"], "prompt": "Which?"}}
-    intents = {"redo": {"examples": ["redo please"]}}
-    return Scenario.from_dict(make_graph(nodes, language="en", slots=slots, intents=intents))
+    service = {"type": "enum", "values": ["standard", "deep"], "prompt": "Which?"}
+    return one_slot_read_back("service", service, {"examples": ["redo please"]})
 
 
 @pytest.mark.parametrize(
