@@ -154,6 +154,11 @@ def read_counts(
     return values
 
 
+def _totals(language: str) -> re.Pattern[str]:
+    """What announces the sum of the people or things just listed (``totals``)."""
+    return pattern(language, "totals", lambda p: p.totals, re.IGNORECASE)
+
+
 def _take_total(
     normal: str,
     found: list[Quantity],
@@ -164,8 +169,7 @@ def _take_total(
     """The sum announced after a list ("애들 둘 해서 네 명", "子供が二人なので、全部で四人"):
     the first number after the last announcement is given out, and the numbers before it
     that no noun claimed are its parts, no value of their own."""
-    totals = pattern(language, "totals", lambda p: p.totals, re.IGNORECASE)
-    total = max(totals.finditer(normal), key=lambda said: said.end(), default=None)
+    total = max(_totals(language).finditer(normal), key=lambda said: said.end(), default=None)
     if total is None:
         return
     after = [i for i, q in enumerate(found) if q.start >= total.end()]
@@ -296,7 +300,7 @@ def people_of_kinds(text: str, language: str = "") -> int | None:
     """The people counted by kind in one answer, added up ("two adults and two kids" is 4,
     "大人2人と子供1人" 3), for a slot that counts people of every kind; None unless two kinds
     or more are counted."""
-    if pattern(language, "totals", lambda p: p.totals, re.IGNORECASE).search(normalize(text)):
+    if _totals(language).search(normalize(text)):
         return None  # the sum is said ("…あと妹の四人です")
     kinds = _kinds_of_people()
     named = {noun.slot for noun in _nouns(normalize(text), kinds)}

@@ -61,7 +61,7 @@ from dialogkit.nlu._morphology import keyword_needle, keyword_pattern, normalize
 from dialogkit.nlu._numbers import Quantity, words_as_digits
 from dialogkit.nlu._ranges import nights, read_range
 from dialogkit.nlu._result import NLUResult
-from dialogkit.nlu._topics import TOPIC_SCORE, asked_topic, distinctive_topics
+from dialogkit.nlu._topics import TOPIC_SCORE, asked_topic, distinctive_topics, only_asks
 from dialogkit.nlu._words import meant_part
 from dialogkit.nlu.lang import paraphrases, paraphrases_within, pattern, words
 from dialogkit.scenario.conditions import compile_pattern
@@ -832,7 +832,7 @@ class RuleNLU:
             confidence < KEYWORD_SCORE
             and not question
             and request.expected_slot in entities
-            and _only_asks(request.intents.get(intent or ""), language)
+            and only_asks(request.intents.get(intent or ""), language)
         ):
             intent, confidence = None, 0.0
         return NLUResult(
@@ -962,13 +962,6 @@ def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:
             if length is not None and validate(length_slot, exact(length)) is not INVALID:
                 found[slot.range_length or ""] = exact(length)
     return {k: v for k, v in found.items() if validate(request.slots[k], v) is not INVALID}
-
-
-def _only_asks(intent: Intent | None, language: str) -> bool:
-    """Whether every example of an intent is a question (an FAQ)."""
-    if intent is None or not intent.examples:
-        return False
-    return all(is_question(example, language) for example in intent.examples)
 
 
 def _counts_people(slot: Slot) -> bool:

@@ -45,6 +45,14 @@ def topic_roots(text: str) -> frozenset[str]:
     return frozenset(root for root in roots if root not in common and not asking.search(root))
 
 
+def only_asks(intent: Intent | None, language: str = "") -> bool:
+    """Whether every example of an intent is a question (an FAQ, an interviewer's
+    question)."""
+    if intent is None or not intent.examples:
+        return False
+    return all(is_question(example, language) for example in intent.examples)
+
+
 def _said(intent: Intent) -> Iterable[str]:
     return (*intent.examples, *intent.keywords)
 
@@ -54,7 +62,7 @@ def distinctive_topics(intents: Mapping[str, Intent]) -> dict[str, frozenset[str
     examples or keywords (an intent whose examples are not all questions has none)."""
     topics: dict[str, frozenset[str]] = {}
     for name, intent in intents.items():
-        if not intent.examples or not all(is_question(e) for e in intent.examples):
+        if not only_asks(intent):
             continue
         others = " ".join(
             normalize(text) for other, i in intents.items() if other != name for text in _said(i)
