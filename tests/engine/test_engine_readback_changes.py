@@ -131,6 +131,41 @@ def test_small_talk_with_a_day_word_leaves_a_filled_date(
 
 
 @pytest.mark.parametrize(
+    ("language", "chat", "booking"),
+    [
+        ("en", "it's freezing today", "I'd like to book for November 30"),
+        ("ko", "오늘 날씨 진짜 춥네요.", "11월 30일로 예약하고 싶어요"),
+        ("ja", "いやー、今日はすごい雨ですね。", "11月30日に予約したいです"),
+    ],
+)
+def test_a_value_refused_at_a_greeting_starts_nothing(
+    engine: Engine, language: str, chat: str, booking: str
+) -> None:
+    """A transition on "nlu.entities.day exists" reads what the turn accepted: small talk
+    that names today is no booking date, so the greeting does not move on."""
+    nodes = [
+        {
+            "id": "welcome",
+            "description": "Greet.",
+            "accept_slots": ["day"],
+            "next_nodes": [
+                {
+                    "condition": {"field": "nlu.entities.day", "operator": "exists"},
+                    "target": "ask_note",
+                }
+            ],
+        },
+        {"id": "ask_note", "description": "Note.", "collect_slots": ["note"]},
+    ]
+    graph = make_graph(nodes, slots=DAY, language=language)
+    session = engine.start(graph, bot_first=True, user={"date_time": "2026-11-25T10:00:00"})
+    assert session.send(chat).current_node == "welcome"
+    assert "day" not in session.info().slots
+    assert session.send(booking).current_node == "ask_note"
+    assert session.info().slots["day"] == "2026-11-30"
+
+
+@pytest.mark.parametrize(
     ("text", "phone"),
     [
         ("2026-11-30, 12:45", None),

@@ -10,7 +10,7 @@ else there is no move and the turn falls back.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -67,12 +67,13 @@ def choose_move(
             distinctive_only=distinctive_only,
         )
 
-    def scope(slots: dict[str, Any]) -> dict[str, Any]:
-        return turn_scope(state, user, turn_input, nlu, slots)
+    def scope(slots: dict[str, Any], accepted: Mapping[str, Any]) -> dict[str, Any]:
+        heard = as_accepted(node, nlu, accepted)
+        return turn_scope(state, user, turn_input, heard, slots)
 
     accepted = accepted_now(state.slots, True)
     slots = {**state.slots, **accepted} if accepted else state.slots
-    move = match(scenario, scenario.document.graph.global_transitions, scope(slots))
+    move = match(scenario, scenario.document.graph.global_transitions, scope(slots, accepted))
     if move is None:
         again = ask_again(scenario, node, turn_input.text, slots, accepted, nlu)
         if again is not None:
@@ -81,7 +82,7 @@ def choose_move(
         if more:
             accepted = {**accepted, **more}
             slots = {**slots, **more}
-        move = match(scenario, node.next_nodes, scope(slots))
+        move = match(scenario, node.next_nodes, scope(slots, accepted))
         if move is None or move.kind == "stay":
             move = turn_limit(node, state.node_turns) or move
     if move is None:
@@ -92,6 +93,23 @@ def choose_move(
     if move is None and node.params.skill:
         move = Move("stay")  # a skill node answers what no transition takes
     return Choice(move, accepted) if move is not None else Choice(None)
+
+
+def as_accepted(node: Node, nlu: NLUResult, accepted: Mapping[str, Any]) -> NLUResult:
+    """What conditions read as ``nlu.entities``: of the slots the node collects or accepts,
+    only the values the turn accepted. A value the engine refused ("오늘" in "오늘 날씨 진짜
+    춥네요", a date in a question) moves nothing either, so "nlu.entities.date exists" at a
+    greeting does not start a booking that no slot holds. Entities of other slots, which
+    only conditions read, stay as heard."""
+    handled = {*node.collect_slots, *node.accept_slots}
+    if not handled & nlu.entities.keys():
+        return nlu
+    entities = {
+        name: accepted.get(name, value)
+        for name, value in nlu.entities.items()
+        if name not in handled or name in accepted
+    }
+    return replace(nlu, entities=entities)
 
 
 def ask_again(
@@ -216,8 +234,12 @@ def abandons_confirmation(
 ) -> bool:
     """Whether "감사합니다, 수고하세요" / "thanks, bye" at a yes/no confirmation would end the
     session: a thank-you with a goodbye may close a finished task or abandon this one, so
-    the engine asks once before cancelling (the next goodbye ends the session)."""
+    the engine asks once before cancelling (the next goodbye ends the session). With no slot
+    filled there is nothing to lose ("is there anything else? I can book one now": "that's
+    all, thanks, bye"), and the goodbye is taken."""
     if move.kind != "goto" or nlu.intent != "goodbye" or node.collect_slots or node.terminal:
+        return False
+    if not any(value is not None for value in state.slots.values()):
         return False
     own_intents = scenario.index.node(node.id).own_intents
     if not scenario.node(move.target).terminal or "affirm" not in own_intents:

@@ -216,7 +216,7 @@ def test_a_thank_you_goodbye_at_a_confirmation_is_asked_about_once(
     text: str, last_reply: str, asks: bool
 ) -> None:
     move = Move("goto", "bye")
-    working = state("confirm", last_reply=last_reply)
+    working = state("confirm", last_reply=last_reply, slots={"size": "small"})
     nlu = NLUResult(intent="goodbye")
     confirm = CONFIRM.node("confirm")
     assert abandons_confirmation(CONFIRM, confirm, move, nlu, working, text) is asks
@@ -230,3 +230,12 @@ def test_a_goodbye_that_stays_or_comes_elsewhere_is_not_asked_about() -> None:
     assert not abandons_confirmation(CONFIRM, confirm, Move("stay"), goodbye, working, text)
     affirm = NLUResult(intent="affirm")
     assert not abandons_confirmation(CONFIRM, confirm, Move("goto", "bye"), affirm, working, text)
+
+
+def test_a_thank_you_goodbye_with_nothing_collected_is_taken() -> None:
+    """An offer ("anything else? I can book one now") is a yes/no node too, but leaving it
+    before anything was said abandons nothing."""
+    working = state("confirm", slots={"size": None})
+    goodbye = NLUResult(intent="goodbye")
+    confirm = CONFIRM.node("confirm")
+    assert not abandons_confirmation(CONFIRM, confirm, Move("goto", "bye"), goodbye, working, "thanks, bye")
