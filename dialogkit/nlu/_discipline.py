@@ -50,7 +50,7 @@ def label_in(value: str, labels: Iterable[str]) -> str | None:
     "名" is not in "名前")."""
     lowered = value.lower()
     for label in labels:
-        if nouns_pattern((label,)).search(lowered):
+        if nouns_pattern((label.lower(),)).search(lowered):
             return label
     return None
 

@@ -156,7 +156,9 @@ def test_a_value_said_not_to_be_wrong_is_kept(
     assert session.info().slots.get("time") and session.info().slots.get("name")
 
 
-def one_slot_read_back(slot: str, declared: dict[str, Any], change: dict[str, Any]) -> Scenario:
+def one_slot_read_back(
+    slot: str, declared: dict[str, Any], change: dict[str, Any], language: str = "en"
+) -> Scenario:
     """A step asking ``slot`` and a read-back of it whose own intent for changing it,
     ``redo``, is said by ``change``'s examples."""
     on = [
@@ -175,7 +177,7 @@ def one_slot_read_back(slot: str, declared: dict[str, Any], change: dict[str, An
         {"id": "confirm", "accept_slots": [slot], "next_nodes": on},
         {"id": "end", "terminal": True},
     ]
-    graph = make_graph(nodes, language="en", slots={slot: declared}, intents={"redo": change})
+    graph = make_graph(nodes, language=language, slots={slot: declared}, intents={"redo": change})
     return Scenario.from_dict(graph)
 
 
@@ -246,3 +248,66 @@ def test_a_change_request_may_name_the_option_it_changes(
     its new value; a new option said with it is the value."""
     read = analyse(service_read_back(), "confirm", said, None, {"service": "standard"})
     assert (read.intent, read.entities) == (intent, entities)
+
+
+def class_read_back(language: str) -> Scenario:
+    """A read-back of a class whose options are capitalised or in the scenario's script."""
+    options = {
+        "en": ["Bank Heist", "Zombie Lab"],
+        "ko": ["그룹", "개인"],
+        "ja": ["ミニバン", "SUV"],
+    }
+    kind = {"type": "enum", "values": options[language], "prompt": "?"}
+    return one_slot_read_back("kind", kind, {"examples": ["redo please"]}, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "held", "said"),
+    [
+        ("en", "Bank Heist", "Could we do something else instead of the Bank Heist?"),
+        ("en", "Bank Heist", "The Bank Heist, hmm, let's pick a different one."),
+        ("ko", "그룹", "아 그 그룹은 좀 아닌 것 같아요, 다른 걸로 골라 볼게요."),
+        ("ja", "ミニバン", "ミニバンじゃなくて、別のにしたいです"),
+    ],
+)
+def test_the_option_held_said_with_another_one_wanted_is_the_change(
+    language: str, held: str, said: str
+) -> None:
+    """ "Something else", "다른 걸로", "別のに" ask for another option than the one named,
+    whatever its case."""
+    read = analyse(class_read_back(language), "confirm", said, None, {"kind": held})
+    assert (read.intent, read.entities) == ("redo", {})
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "node"),
+    [
+        ("ja", "あ、何時に伺うかのところだけ、ちょっと後ろにずらしたいんですが", "ask_time"),
+        ("ko", "몇 시에 가는지만 좀 바꿀게요", "ask_time"),
+        ("en", "Can we change what time we come?", "ask_time"),
+    ],
+)
+def test_a_change_request_may_name_the_value_by_the_question_that_asks_it(
+    offline: Engine, language: str, said: str, node: str
+) -> None:
+    """ "何時に伺うか", "몇 시에", "what time" point at the time as its label would."""
+    reply = at_read_back(offline, language, own_changes=False).send(said)
+    assert reply.current_node == node
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "we've got a wedding then, so we'll need to pick another weekend"),
+        ("ko", "다른 날로 옮겨 주세요"),
+        ("ja", "いつ伺うかを変えたいです"),
+        ("ko", "언제 가는지를 바꾸고 싶어요"),
+    ],
+)
+def test_a_change_request_may_name_the_date_by_the_question_that_asks_it(
+    language: str, said: str
+) -> None:
+    date = {"type": "date", "prompt": "?"}
+    scenario = one_slot_read_back("day", date, {"examples": ["redo please"]}, language)
+    read = analyse(scenario, "confirm", said, None, {"day": "2026-11-28"})
+    assert read.intent == "redo"

@@ -1,6 +1,7 @@
-"""A person named by relation ("my wife", "우리 애요", "主人です") or an anecdote ("우리 애가
-차만 타면 자요", "うちの子、車に乗るとすぐ寝ちゃうんですよね") is no person's name: at a name
-step each was stored as the name."""
+"""A person named by relation ("my wife", "우리 애요", "主人です"), an anecdote ("우리 애가
+차만 타면 자요", "うちの子、車に乗るとすぐ寝ちゃうんですよね") or a remark about the place
+("ここの電話、なかなかつながらなかったですよ") is no person's name: at a name step each was
+stored as the name."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ from tests.nlu.test_pack_fillers import stored
         ("en", "It's for my wife, Emma Johnson", "Emma Johnson"),
         ("ko", "고 민수요", "고민수"),
         ("ja", "田中です", "田中"),
+        # A remark about the place is no name either.
+        ("ja", "ここの電話、なかなかつながらなかったですよ", None),
+        ("ja", "受付の方、とても親切でした", None),
+        ("ja", "この店、駅から遠いですね", None),
+        ("ja", "田中ですよ", "田中"),
+        ("ja", "山田の名前で予約してます", "山田"),
     ],
 )
 def test_a_relation_or_an_anecdote_is_no_name(

@@ -413,11 +413,17 @@ def test_people_counted_by_kind_add_up_for_a_party_size(
         ("en", "just me and my wife", 2),
         ("en", "me and my wife", 2),
         ("ja", "私と妻の二人です", 2),
+        ("ja", "私と友達一人です", 2),
+        ("ja", "私と子供二人です", 3),
+        ("ja", "私と友達の二人で", 2),
         ("ko", "저랑 아내 둘이요", 2),
+        ("ko", "저랑 제 친구 한 명이요.", 2),
+        ("ko", "저랑 애들 둘이요", 3),
     ],
 )
 def test_the_speaker_before_a_count_of_others_is_one_more(
     offline: Engine, language: str, said: str, count: int
 ) -> None:
-    """ "me and 3 friends" is four; "私と妻の二人" and "저랑 아내 둘" count the speaker already."""
+    """ "me and 3 friends" is four, and so is "저랑 친구 세 명"; "私と妻の二人" and "저랑 아내
+    둘" count the speaker already (a spouse is one)."""
     assert stored(offline, language, "people", said) == count

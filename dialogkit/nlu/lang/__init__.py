@@ -163,8 +163,9 @@ class LanguagePack:
     "아이 한 명이랑 저요", "친구 한 명 데려갈게요", "子供一人と私"): one more."""
     self_plus: tuple[str, ...] = ()
     """Patterns ending right before a count of people that add the speaker to it ("me and 3
-    friends"): one more (normalised text). Korean and Japanese have none: "저랑 아내 둘이요"
-    and "私と妻の二人です" count the speaker already."""
+    friends", "저랑 제 친구 한 명이요", "私と友達一人です"): one more (normalised text). In
+    Korean and Japanese only before companions that may be many: "저랑 아내 둘이요" and
+    "私と妻の二人です" count the speaker already."""
     pro_forms: tuple[str, ...] = ()
     """Words that stand for the head of a noun already named ("big ones" for "big bikes",
     "큰 거" for "큰 자전거"): a declared noun of two words or more is also said with one."""

@@ -1223,8 +1223,24 @@ PACK: Final = LanguagePack(
         r"for today",
     ),
     change_hints={
-        "time": ("morning", "afternoon", "evening", "later in the day", "earlier in the day"),
-        "date": ("week", "weekend", "weekday", "another day", "different day", "next month"),
+        "time": (
+            "morning",
+            "afternoon",
+            "evening",
+            "later in the day",
+            "earlier in the day",
+            "what time",
+        ),
+        "date": (
+            "week",
+            "weekend",
+            "weekday",
+            "another day",
+            "different day",
+            "next month",
+            "which day",
+            "what day",
+        ),
     },
     labels={
         "person_name": ("name",),
@@ -1246,6 +1262,8 @@ PACK: Final = LanguagePack(
     change_requests=(
         r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push|swap|replace)\b",
         r"\bmake\s+a\s+(?:change|correction)\b",
+        r"\bsomething\s+else\b",
+        r"\b(?:another|a\s+different)\s+(?:one|option|day|date|time|weekend|week|slot)\b",
     ),
     wrong=(
         r"\bwrong\b",

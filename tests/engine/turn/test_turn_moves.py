@@ -238,4 +238,6 @@ def test_a_thank_you_goodbye_with_nothing_collected_is_taken() -> None:
     working = state("confirm", slots={"size": None})
     goodbye = NLUResult(intent="goodbye")
     confirm = CONFIRM.node("confirm")
-    assert not abandons_confirmation(CONFIRM, confirm, Move("goto", "bye"), goodbye, working, "thanks, bye")
+    assert not abandons_confirmation(
+        CONFIRM, confirm, Move("goto", "bye"), goodbye, working, "thanks, bye"
+    )
