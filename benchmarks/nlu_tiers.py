@@ -76,37 +76,16 @@ from dialogkit.testing.conversations import Observation, check, load_test_file
 
 ROOT = Path(__file__).resolve().parent.parent
 PARAPHRASES = ROOT / "benchmarks" / "paraphrases"
-UNSEEN = PARAPHRASES / "unseen"
-FRESH = PARAPHRASES / "fresh"
-FRESH2 = PARAPHRASES / "fresh2"
-FRESH3 = PARAPHRASES / "fresh3"
-FRESH4 = PARAPHRASES / "fresh4"
-FRESH5 = PARAPHRASES / "fresh5"
-FRESH6 = PARAPHRASES / "fresh6"
-FRESH7 = PARAPHRASES / "fresh7"
 HELD_OUT: dict[Path, str] = {
-    UNSEEN: "unseen",
-    FRESH: "fresh",
-    FRESH2: "fresh2",
-    FRESH3: "fresh3",
-    FRESH4: "fresh4",
-    FRESH5: "fresh5",
-    FRESH6: "fresh6",
-    FRESH7: "fresh7",
+    PARAPHRASES / name: name
+    for name in ("unseen", "fresh", *(f"fresh{n}" for n in range(2, 9)))
 }
 """Sets never used to choose anything, by the name of their kinds' columns."""
 CASE_FILES = [
     *sorted((ROOT / "scenarios" / "tests").glob("*.natural.json")),
     *sorted((ROOT / "docs" / "examples" / "tests").glob("*.json")),
     *sorted(PARAPHRASES.glob("*.json")),
-    *sorted(UNSEEN.glob("*.json")),
-    *sorted(FRESH.glob("*.json")),
-    *sorted(FRESH2.glob("*.json")),
-    *sorted(FRESH3.glob("*.json")),
-    *sorted(FRESH4.glob("*.json")),
-    *sorted(FRESH5.glob("*.json")),
-    *sorted(FRESH6.glob("*.json")),
-    *sorted(FRESH7.glob("*.json")),
+    *(path for folder in HELD_OUT for path in sorted(folder.glob("*.json"))),
 ]
 PARAPHRASE_KINDS = ("plain", "hard", "none", "value")
 KINDS = (

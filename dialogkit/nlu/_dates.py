@@ -96,15 +96,21 @@ _KO_WEEKDAYS: Final = "월화수목금토일"
 _JA_WEEKDAYS: Final = "月火水木金土日"
 _EN_WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _SHIFT = r"(이번\s*주|다다음\s*주|다음\s*주|지난\s*주|저번\s*주|담주|금주|今週|再来週|来週|先週)?"
-_KO_WEEKDAY: Final = re.compile(_SHIFT + rf"\s*(?:의\s*)?([{_KO_WEEKDAYS}])(?:요일|욜)")
-_JA_WEEKDAY: Final = re.compile(_SHIFT + rf"\s*(?:の\s*)?([{_JA_WEEKDAYS}])曜(?:日)?")
+_OTHER = r"(?<!another\s)(?<!different\s)(?<!other\s)(?<!다른\s)(?<!다른)(?<!別の)(?<!他の)"
+"""Not after "another", "a different", "다른", "別の": "pick another weekend" names none."""
+_KO_WEEKDAY: Final = re.compile(_SHIFT + rf"\s*(?:의\s*)?{_OTHER}([{_KO_WEEKDAYS}])(?:요일|욜)")
+_JA_WEEKDAY: Final = re.compile(_SHIFT + rf"\s*(?:の\s*)?{_OTHER}([{_JA_WEEKDAYS}])曜(?:日)?")
 _EN_WEEKDAY: Final = re.compile(
-    r"(?:\b(this|next|last|coming)\s+(?:week(?:'s)?\s+(?:on\s+)?)?)?\b("
+    r"(?:\b(this|next|last|coming)\s+(?:week(?:'s)?\s+(?:on\s+)?)?)?\b"
+    + _OTHER
+    + "("
     + "|".join(_EN_WEEKDAYS)
     + r")s?\b"
 )
 _WEEKEND: Final = re.compile(
-    r"(이번\s*주|다음\s*주|담주|今週|来週|\bthis\s+|\bnext\s+)?\s*(?:주말|週末|weekend\b)"
+    r"(이번\s*주|다음\s*주|담주|今週|来週|\bthis\s+|\bnext\s+)?\s*"
+    + _OTHER
+    + r"(?:주말|週末|weekend\b)"
 )
 
 

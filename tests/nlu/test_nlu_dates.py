@@ -141,6 +141,22 @@ def test_periods_decide_which_side_of_today_a_date_lies() -> None:
     assert date_of("95/3/2", validation={"period": "past"}) == "1995-03-02"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we'll need to pick another weekend",
+        "a different Saturday",
+        "다른 주말로 할게요",
+        "다른 토요일이요",
+        "別の週末にしたいです",
+        "別の土曜日で",
+    ],
+)
+def test_another_day_of_a_kind_names_no_date(text: str) -> None:
+    """"Another weekend" asks for a change; it is not this weekend."""
+    assert date_of(text) is INVALID
+
+
 def test_invalid_calendar_dates_are_refused() -> None:
     assert date_of("2023-02-30") is INVALID
     assert date_of("13월 5일") is INVALID
