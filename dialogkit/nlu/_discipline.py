@@ -89,6 +89,7 @@ def said_wrong(
     *,
     changes: bool = False,
     held: Mapping[str, Any] | None = None,
+    choosing: bool = False,
 ) -> list[str]:
     """The slots an utterance says are wrong by naming them ("no, the name is wrong", "전화번호가
     틀렸어요", "名前が違います"), or with ``changes`` asks to change or prefers otherwise
@@ -96,11 +97,13 @@ def said_wrong(
     좋겠어요"; not "no need to change the name"): each is to be cleared and asked again. A
     slot is named by its declared nouns or its kind's label words; a change also by its
     kind's hints (a part of the day for a time), or by the option it ``held`` ("could we swap
-    out the standard option?")."""
+    out the standard option?"). At a node that asks which value to change (``choosing``),
+    naming one is asking to change it ("苗字のところです", "the phone number one")."""
     said = normalize(text)
     wrong = _says_wrong(text, language)
     asks = pattern(language, "change_requests", lambda p: (*p.change_requests, *p.preferences))
-    change = changes and asks.search(said) is not None and not is_negated(text, language)
+    negated = is_negated(text, language)
+    change = changes and (choosing or asks.search(said) is not None) and not negated
     if not (wrong or change):
         return []
     named = [

@@ -645,8 +645,11 @@ def _changer(
     ):
         return None
     slots = {name: slot for name in by_slot if (slot := request.scenario.slot(name)) is not None}
+    language = request.scenario.language
+    # Asked which value to change, the one named is the answer; "체크카드 맞죠?" asks back.
+    choosing = request.node.id in index.asks_what_to_change and not is_question(text, language)
     named = said_wrong(
-        text, slots, request.scenario.language, changes=True, held=request.filled_slots
+        text, slots, language, changes=True, held=request.filled_slots, choosing=choosing
     )
     if len(named) != 1 or len(by_slot[named[0]]) != 1:
         return None

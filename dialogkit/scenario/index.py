@@ -20,6 +20,7 @@ from typing import Final
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
 from dialogkit.scenario.conditions import iter_conditions
 from dialogkit.scenario.model import Condition, Intent, Node, ScenarioDocument, Slot, Transition
+from dialogkit.scenario.templates import placeholders, variants
 
 NAMING_OPERATORS: Final = frozenset({"equals", "in"})
 """Operators by which a condition names the intents it accepts; any other operator on
@@ -73,6 +74,18 @@ class ScenarioIndex:
         scenario means by "change the time" (``change_time`` clearing ``visit_time``),
         whatever its name. A transition that clears several (a new mission, a restart) is
         no change of one of them."""
+        after_no = set(self.named_intents.get("deny", ()))
+        self.asks_what_to_change: frozenset[str] = frozenset(
+            node.id
+            for node in document.graph.nodes
+            if node.id in after_no
+            and not _reads_back(node)
+            and sum(bool(names & _tested_intents(node.next_nodes)) for names in changers.values())
+            >= 2
+        )
+        """Nodes a "no" leads to that offer to change one of several values and read none
+        back ("which one should I change?"): there, naming a value is asking to change it
+        ("苗字のところです"). A read-back a "no, leave it" returns to is not one."""
         terminal = {node.id for node in document.graph.nodes if node.terminal}
         self.ending_intents: frozenset[str] = frozenset(
             name
@@ -136,6 +149,16 @@ class ScenarioIndex:
             own_intents=frozenset(_tested_intents(node.next_nodes)),
             waits_for_input=tests_input or _says_wait(node),
         )
+
+
+def _reads_back(node: Node) -> bool:
+    """Whether a response of the node says a slot's value."""
+    return any(
+        path.startswith("slots.")
+        for template in node.responses.values()
+        for text in variants(template)
+        for path in placeholders(text)
+    )
 
 
 def _says_wait(node: Node) -> bool:

@@ -311,3 +311,78 @@ def test_a_change_request_may_name_the_date_by_the_question_that_asks_it(
     scenario = one_slot_read_back("day", date, {"examples": ["redo please"]}, language)
     read = analyse(scenario, "confirm", said, None, {"day": "2026-11-28"})
     assert read.intent == "redo"
+
+
+def choose_after_no(language: str) -> Scenario:
+    """A read-back whose "no" leads to a step asking which value to change, with the
+    author's own intent for changing each."""
+    changes = [
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": intent},
+            "target": target,
+            "clear_slots": [slot],
+        }
+        for intent, slot, target in (
+            ("other_hour", "time", "ask_time"),
+            ("rename", "name", "ask_name"),
+            ("renumber", "phone", "ask_phone"),
+        )
+    ]
+    on_no = {"condition": {"field": "nlu.intent", "operator": "equals", "value": "deny"}}
+    nodes: list[dict[str, Any]] = [
+        {"id": "ask_time", "collect_slots": ["time"], "default_next": "ask_name"},
+        {"id": "ask_name", "collect_slots": ["name"], "default_next": "ask_phone"},
+        {"id": "ask_phone", "collect_slots": ["phone"], "default_next": "confirm"},
+        {
+            "id": "confirm",
+            "responses": {"default": "{time}, {name}, {phone}?"},
+            "accept_slots": ["time", "name", "phone"],
+            "next_nodes": [*changes, {**on_no, "target": "which"}],
+        },
+        {
+            "id": "which",
+            "responses": {"default": "?"},
+            "next_nodes": [*changes, {**on_no, "target": "confirm"}],
+        },
+    ]
+    time_prompt, name_prompt = PROMPTS[language]
+    slots = {
+        "time": {"type": "time", "prompt": time_prompt},
+        "name": {"type": "text", "kind": "person_name", "prompt": name_prompt},
+        "phone": {"type": "text", "kind": "phone", "prompt": "?"},
+    }
+    intents = {
+        name: {"examples": [f"{name} please"]} for name in ("other_hour", "rename", "renumber")
+    }
+    return Scenario.from_dict(make_graph(nodes, language=language, slots=slots, intents=intents))
+
+
+def test_a_step_a_no_leads_to_that_offers_changes_and_reads_nothing_back_asks_which() -> None:
+    # The read-back a "no, leave it" returns to reads the values back: it asks no "which".
+    assert choose_after_no("en").index.asks_what_to_change == {"which"}
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "intent"),
+    [
+        ("ja", "苗字のところです", "rename"),
+        ("ja", "ケータイのほうです", "renumber"),
+        ("ja", "いつ伺うかじゃなくて、何時に行くかのところです", "other_hour"),
+        ("ko", "휴대폰 번호 쪽이요", "renumber"),
+        ("en", "the surname", "rename"),
+        ("en", "my cell number", "renumber"),
+        ("en", "Is the name spelled right?", None),
+    ],
+)
+def test_asked_which_value_to_change_naming_one_is_the_change(
+    language: str, said: str, intent: str | None
+) -> None:
+    filled = {**FILLED, "phone": "010-1234-5678"}
+    read = analyse(choose_after_no(language), "which", said, None, filled)
+    assert read.intent == intent
+
+
+def test_at_the_read_back_naming_a_value_changes_nothing() -> None:
+    filled = {**FILLED, "phone": "010-1234-5678"}
+    read = analyse(choose_after_no("ja"), "confirm", "苗字のところです", None, filled)
+    assert read.intent != "rename"

@@ -153,7 +153,7 @@ def test_periods_decide_which_side_of_today_a_date_lies() -> None:
     ],
 )
 def test_another_day_of_a_kind_names_no_date(text: str) -> None:
-    """"Another weekend" asks for a change; it is not this weekend."""
+    """ "Another weekend" asks for a change; it is not this weekend."""
     assert date_of(text) is INVALID
 
 

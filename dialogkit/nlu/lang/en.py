@@ -1243,9 +1243,9 @@ PACK: Final = LanguagePack(
         ),
     },
     labels={
-        "person_name": ("name",),
+        "person_name": ("name", "surname"),
         "address": ("address",),
-        "phone": ("phone number", "phone"),
+        "phone": ("phone number", "phone", "cell number", "mobile number", "cell", "mobile"),
         "email": ("email", "e-mail"),
         "birth_date": ("birthday", "date of birth"),
         "date": ("date", "day"),
