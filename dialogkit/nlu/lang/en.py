@@ -1181,6 +1181,27 @@ PACK: Final = LanguagePack(
         r"our|their|this|that|with|about|want|need|because)\b",
     ),
     paraphrases=(
+        # What it costs, as asked colloquially ("what's the damage?"). Only phrases no other
+        # question says: "how much" asks about time too, "cost" about cancelling.
+        (
+            "price",
+            "prices",
+            "pricing",
+            "what's the damage",
+            "what s the damage",
+            "set me back",
+            "set us back",
+            "that run me",
+            "that run us",
+            "it run me",
+            "it run us",
+            "this run me",
+            "this run us",
+            "break the bank",
+            "pricey",
+            "going rate",
+            "what do you charge",
+        ),
         (
             "delivery",
             "deliver",

@@ -940,6 +940,19 @@ PACK: Final = LanguagePack(
         r"\S(?:かった|ない)(?:です)?(?:よ|ね|よね)?$",
     ),
     paraphrases=(
+        # What it costs, as asked colloquially ("お財布的にはどのくらい"). Only phrases no
+        # other question says: "どのくらい" asks about time too, "費用" about cancelling.
+        (
+            "料金",
+            "値段",
+            "価格",
+            "いくら",
+            "財布",
+            "予算",
+            "どのくらい払う",
+            "どれくらい払う",
+            "どれぐらい払う",
+        ),
         # Open for business, as asked colloquially ("日曜もやってます？").
         (
             "開いて",

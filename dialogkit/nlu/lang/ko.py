@@ -952,6 +952,20 @@ PACK: Final = LanguagePack(
         r"\S(?:이|가)\s+\S+\s+\S+(?:요|다)\s*$",
     ),
     paraphrases=(
+        # What it costs, as asked colloquially ("지갑이 가벼워지나요?"). Only phrases no other
+        # question says: "얼마" (read as its stem) asks about time too ("얼마나 걸려요"),
+        # "비용" about cancelling.
+        (
+            "가격",
+            "요금",
+            "비용이 얼마",
+            "지갑",
+            "몇 만 원",
+            "만 원 선",
+            "싸게 먹",
+            "돈이 많이",
+            "돈 많이",
+        ),
         (
             "배달",
             "배송",
