@@ -173,6 +173,16 @@ def is_question(text: str, language: str = "") -> bool:
     )
 
 
+def asks(text: str, language: str = "") -> bool:
+    """Whether an example of an intent asks something: a question, or a request to be told
+    ("営業時間を教えてください", "tell me your opening hours"), which wants an answer, not an
+    action."""
+    if is_question(text, language):
+        return True
+    requests = pattern(language, "information_requests", lambda p: p.information_requests)
+    return requests.search(normalize(text)) is not None
+
+
 def offers_values(text: str, language: str = "") -> bool:
     """Whether a question offers its values for the bot to take rather than asking about
     them: "can I pick them up tomorrow at 10?", "내일 2시 가능해요?", "明日9時は空いてますか",

@@ -52,6 +52,7 @@ from typing import Final, Protocol, runtime_checkable
 from dialogkit.llm._embeddings import Embedder, Vector
 from dialogkit.logsafe import escape
 from dialogkit.nlu._acts import (
+    asks,
     asks_about_values,
     asks_to_act,
     held_on,
@@ -415,7 +416,7 @@ def asked_intents(scenario: Scenario) -> frozenset[str]:
     return ANSWERED_BY_QUESTIONS | {
         name
         for name, intent in scenario.index.intents.items()
-        if any(is_question(example, language) for example in intent.examples)
+        if any(asks(example, language) for example in intent.examples)
     }
 
 

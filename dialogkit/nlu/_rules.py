@@ -21,6 +21,7 @@ from typing import Any, Final
 from dialogkit.nlu._acts import (
     CLAUSE_PAUSE,
     WHOLE_ACT_SCORE,
+    asks,
     asks_about_values,
     corrected_in_place,
     correction,
@@ -318,7 +319,7 @@ class IntentMatcher:
 def _is_action(examples: list[str]) -> bool:
     """Whether an intent's examples ask for an action: none is a question and at least half
     say a wish or a request in their language ("cancel my booking", "취소해 주세요")."""
-    if not examples or any(is_question(example) for example in examples):
+    if not examples or any(asks(example) for example in examples):
         return False
     wishes = pattern("", "wishes", lambda p: p.wishes)
     return 2 * sum(bool(wishes.search(normalize(e))) for e in examples) >= len(examples)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from dialogkit.nlu._acts import is_question
+from dialogkit.nlu._acts import asks
 from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu.lang import pattern, words
 from dialogkit.scenario.model import Intent
@@ -46,11 +46,10 @@ def topic_roots(text: str) -> frozenset[str]:
 
 
 def only_asks(intent: Intent | None, language: str = "") -> bool:
-    """Whether every example of an intent is a question (an FAQ, an interviewer's
-    question)."""
+    """Whether every example of an intent asks (an FAQ, an interviewer's question)."""
     if intent is None or not intent.examples:
         return False
-    return all(is_question(example, language) for example in intent.examples)
+    return all(asks(example, language) for example in intent.examples)
 
 
 def _said(intent: Intent) -> Iterable[str]:

@@ -103,6 +103,10 @@ class LanguagePack:
     question_word: tuple[str, ...] = ()
     """Patterns of a question word that needs an asking ending to make a question."""
     asking_end: tuple[str, ...] = ()
+    information_requests: tuple[str, ...] = ()
+    """Patterns of a request to be told something ("tell me your opening hours", "영업시간
+    알려 주세요", "営業時間を教えてください"): an example that says one asks, as a question
+    does (normalised text)."""
     not_knowing: tuple[str, ...] = ()
     """A statement that the speaker does not know or has not decided ("왜 그런지 모르겠어요",
     "not sure yet", "まだ決めかねています"): not a question, and no intent but ``help``."""

@@ -879,6 +879,11 @@ PACK: Final = LanguagePack(
         r"\bhave not decided\b",
         r"\bundecided\b",
     ),
+    information_requests=(
+        r"\btell\s+(?:me|us)\b",
+        r"\b(?:i|we)\s*(?:d|would)?\s+(?:like|love|want)\s+to\s+know\b",
+        r"\bi\s+(?:m|am)\s+wondering\b",
+    ),
     question=(
         r"^(?:(?:what|when|where|why|how|who|which)(?:\s+\S+){0,3}?\s+"
         r"(?:is|are|was|were|do|does|did|can|could|will|would|should|s|re|about|much|many|long)\b"
@@ -1201,6 +1206,25 @@ PACK: Final = LanguagePack(
             "pricey",
             "going rate",
             "what do you charge",
+        ),
+        ("parking", "somewhere to park", "where to park", "where do i park", "valet"),
+        (
+            "cancellation fee",
+            "cancellation charge",
+            "cancellation policy",
+            "penalty",
+            "stuck paying",
+            "still have to pay",
+            "lose my deposit",
+        ),
+        (
+            "opening hours",
+            "business hours",
+            "what time do you open",
+            "what time do you close",
+            "anybody there on",
+            "anyone there on",
+            "still be open",
         ),
         (
             "delivery",

@@ -717,6 +717,7 @@ PACK: Final = LanguagePack(
         r"未定",
     ),
     question=(r"(?:ですか|ますか|でしょうか|か|かな|かね|っけ|の)\s*$",),
+    information_requests=(r"教えて", r"知りたい", r"知っておきたい"),
     asks_to_act=(
         # A verb's て form with もらう, いただく, くれる asks the listener to do it
         # ("手配してもらえますか", "送っていただけませんか", "呼んでくれる").
@@ -953,8 +954,11 @@ PACK: Final = LanguagePack(
             "どれくらい払う",
             "どれぐらい払う",
         ),
+        ("駐車", "車を停め", "車停め", "車を置け", "パーキング"),
+        ("キャンセル料", "取消料", "違約金", "ペナルティ"),
         # Open for business, as asked colloquially ("日曜もやってます？").
         (
+            "営業時間",
             "開いて",
             "営業して",
             "もやってます",
