@@ -267,3 +267,39 @@ def test_a_long_run_of_hesitations_is_read_at_once(language: str, said: str) -> 
 )
 def test_a_dash_ends_a_clause_as_a_comma_does(text: str) -> None:
     assert is_withdrawal(text, "en")
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Sorry, my friends just bailed on me, so scratch all of it."),
+        ("en", "Hmm, I'd rather not go ahead with this at all."),
+        ("en", "We'll sort something else out, thanks anyway."),
+        ("ko", "아 번호까지 알려 드려야 해요? 그럼 이번엔 그냥 패스할게요."),
+        ("ko", "아 생각해 보니 굳이 갈 일이 아니네요. 없던 걸로 치죠 뭐."),
+        ("ja", "家族が車で送ってくれることになったので、頼まなくて大丈夫です"),
+        ("ja", "あ、ちょっと待って、妻がその日は仕事だって…じゃあ今回は無しで。"),
+        ("ja", "家族と相談してから改めて電話します"),
+    ],
+)
+def test_a_withdrawal_with_its_reason_is_the_cancel_intent(language: str, text: str) -> None:
+    assert analyse(hotel(language), "ask_name", text, "name").intent == "cancel_stay"
+
+
+def test_a_correction_that_scratches_a_value_withdraws_nothing(offline: Engine) -> None:
+    """ "7 am, scratch that, make it 8 am" replaces the time; the request stands."""
+    nodes: list[dict[str, Any]] = [
+        {"id": "ask_time", "collect_slots": ["at"], "default_next": "done"},
+        {"id": "done", "terminal": True},
+        {"id": "cancelled", "terminal": True},
+    ]
+    intents = {"cancel_stay": CANCEL["en"]}
+    document = make_graph(
+        nodes,
+        slots={"at": {"type": "time", "prompt": "What time?"}},
+        intents=intents,
+        global_transitions=[_on("cancel_stay", "cancelled")],
+    )
+    session = offline.start(Scenario.from_dict(document))
+    reply = session.send("7 am, scratch that, make it 8 am")
+    assert (reply.current_node, session.info().slots["at"]) == ("done", "08:00")
