@@ -970,8 +970,9 @@ PACK: Final = LanguagePack(
         ("駐車", "車を停め", "車停め", "車を置け", "パーキング"),
         ("キャンセル料", "取消料", "違約金", "ペナルティ"),
         # Open for business, as asked colloquially ("日曜もやってます？").
+        # Not "営業時間": "もやってます" is read as its stem, which "髪の毛もやってもらえる"
+        # says too, so only examples that ask it this way bring the group.
         (
-            "営業時間",
             "開いて",
             "営業して",
             "もやってます",
