@@ -338,13 +338,13 @@ class _Checker:
                 severity="warning",
             )
         passes_on = node.default_next is not None or any(
-            t.target and t.condition is None for t in node.next_nodes
+            (t.target or t.action == "back") and t.condition is None for t in node.next_nodes
         )
         if not node.wait_for_input and not passes_on and not node.terminal:
             yield Problem(
                 path=f"{path}.wait_for_input",
                 message="wait_for_input is false but there is no default_next or unconditional "
-                "transition to pass on to.",
+                "transition to pass on to (a target, or the action back).",
                 severity="warning",
             )
 

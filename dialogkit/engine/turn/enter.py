@@ -107,7 +107,8 @@ class Entering:
                 break
             if follow.transition is not None:
                 apply_effects(moment, follow.transition)
-            node_id, move = follow.target, follow
+            node_id = self.previous_node() if follow.kind == "back" else follow.target
+            move = follow
         return " ".join(part for part in parts if part)
 
     def is_silent(self, node: Node, skill: SkillOutcome | None) -> bool:

@@ -210,9 +210,14 @@ def first_move(scenario: Scenario, node: Node, scope: Mapping[str, Any]) -> Move
 def pass_on(
     scenario: Scenario, node: Node, scope: Mapping[str, Any], *, slots_complete: bool
 ) -> Move | None:
-    """The move of a node that does not wait (or has nothing left to ask)."""
+    """The move of a node that does not wait (or has nothing left to ask): to another node,
+    or ``back`` to the one the conversation came from (an answer that returns to where the
+    question was asked)."""
     if node.terminal or (node.wait_for_input and not slots_complete):
         return None
+    move = match(scenario, node.next_nodes, scope)
+    if move is not None and move.kind == "back":
+        return move
     return first_move(scenario, node, scope)
 
 
