@@ -432,6 +432,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if quantity is None and len(group) > 1:
             # a group that does not read as one number may still hold one at its start
             quantity = _quantity(text, group[:1])
+        if quantity is not None and _begins_a_word(text, quantity):
+            continue
         if quantity is not None and not any(
             said.start <= quantity.start < said.end for said in spoken
         ):
@@ -441,6 +443,20 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 found = [q for q in found if not (q in spoken and q.end <= quantity.start)]
             found.append(counted)
     return tuple(sorted(found, key=lambda q: q.start))
+
+
+_IDEOGRAPH: Final = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _begins_a_word(text: str, quantity: Quantity) -> bool:
+    """Whether a kanji numeral without a counter is the first character of a word ("一緒",
+    "一応", "一番"): another ideograph follows it, so it counts nothing."""
+    said = text[quantity.start : quantity.end]
+    return (
+        quantity.counter_end == quantity.end
+        and all(character in _KANJI for character in said)
+        and _IDEOGRAPH.match(text, quantity.end) is not None
+    )
 
 
 def find_quantities(text: str) -> tuple[Quantity, ...]:

@@ -1,13 +1,15 @@
 """Classes a blind set on three new graphs showed (`benchmarks/paraphrases/fresh9`): a
 read-back turned down as a problem ("そのままだとまずいですね"), a change asked as moving it
 later ("もっと後ろにしてもらえます？") or as choosing again ("메뉴를 다시 골라 볼게요"), a
-name said after "わたくし", and a hold-on for a parcel at the door, which names nobody."""
+name said after "わたくし", a hold-on for a parcel at the door, which names nobody, "一緒",
+which counts nobody, and "雨なんで", which asks nothing."""
 
 from __future__ import annotations
 
 import pytest
 
 from dialogkit import Engine
+from dialogkit.nlu._acts import is_question
 from tests.nlu.reading import analyse
 from tests.nlu.test_change_requests import FILLED, one_slot_read_back, read_back
 from tests.nlu.test_pack_fillers import stored
@@ -79,3 +81,31 @@ def test_the_speaker_before_a_name_and_a_parcel_at_the_door(
     offline: Engine, language: str, said: str, value: str | None
 ) -> None:
     assert stored(offline, language, "name", said) == value
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("子どもも一緒なんですが、添い寝はできますか？", None),
+        ("一緒です", None),
+        ("一応、大人二人です", 2),
+        ("二名です", 2),
+    ],
+)
+def test_a_kanji_numeral_that_begins_a_word_counts_nothing(
+    offline: Engine, said: str, count: int | None
+) -> None:
+    """ "一緒" (together) and "一応" (for now) are words, not one person."""
+    assert stored(offline, "ja", "people", said) == count
+
+
+@pytest.mark.parametrize(
+    ("said", "asks"),
+    [
+        ("雨なんで、来週の水曜日でお願いします", False),
+        ("なんで駄目なんですか", True),
+        ("それってなんですか", True),
+    ],
+)
+def test_nan_after_a_word_says_because_and_asks_nothing(said: str, asks: bool) -> None:
+    assert is_question(said, "ja") is asks

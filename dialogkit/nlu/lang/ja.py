@@ -745,7 +745,8 @@ PACK: Final = LanguagePack(
     question_word=(
         r"何",
         r"なに",
-        r"なん",
+        # Not after a word: "せっかくなんで" and "雨なんで" say "because".
+        r"(?:^|[\s、,はがをもっ])なん",
         r"いつ",
         r"どこ",
         r"どれ",
