@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from dialogkit import Engine
-from dialogkit.nlu._acts import is_question
+from dialogkit.nlu._acts import asks_about_values
 from tests.nlu.reading import analyse
 from tests.nlu.test_change_requests import FILLED, one_slot_read_back, read_back
 from tests.nlu.test_pack_fillers import stored
@@ -102,10 +102,12 @@ def test_a_kanji_numeral_that_begins_a_word_counts_nothing(
 @pytest.mark.parametrize(
     ("said", "asks"),
     [
-        ("雨なんで、来週の水曜日でお願いします", False),
-        ("なんで駄目なんですか", True),
+        ("せっかくなんで、明日の10時は空いてますか？", False),
+        ("なんで明日はだめなんですか", True),
         ("それってなんですか", True),
     ],
 )
 def test_nan_after_a_word_says_because_and_asks_nothing(said: str, asks: bool) -> None:
-    assert is_question(said, "ja") is asks
+    """ "せっかくなんで" (since we're at it) offers the time it goes on to; "なんで" (why)
+    asks."""
+    assert asks_about_values(said, "ja") is asks
