@@ -149,8 +149,16 @@ def asks_to_act(text: str, language: str = "") -> bool:
     """Whether a question asks the listener to do something ("could you book me a table?",
     "예약해 주실 수 있나요?", "手配してもらえますか"), so it may mean an action, unlike one that
     asks about something ("can I cancel later?"). Wider than ``is_request``, whose values
-    are meant: "タクシーを一台手配してもらえますか" orders a taxi but names no value."""
-    return bool(pattern(language, "asks_to_act", lambda p: p.asks_to_act).search(normalize(text)))
+    are meant: "タクシーを一台手配してもらえますか" orders a taxi but names no value. The
+    request may follow what led to it ("Hi! My husband's turning fifty. Can you set that up
+    for us?")."""
+    asks = pattern(language, "asks_to_act", lambda p: p.asks_to_act)
+    said = text.strip()
+    tails = (said, *(said[edge.end() :] for edge in _SENTENCE_OR_PAUSE.finditer(said)))
+    return any(asks.search(normalize(tail)) for tail in tails)
+
+
+_SENTENCE_OR_PAUSE: Final = re.compile(r"[,;、.!?。！？]\s*")
 
 
 @lru_cache(maxsize=8192)

@@ -23,12 +23,14 @@ from dialogkit.nlu._acts import (
     WHOLE_ACT_SCORE,
     asks,
     asks_about_values,
+    asks_to_act,
     corrected_in_place,
     correction,
     ends_in_withdrawal,
     is_aside,
     is_negated,
     is_question,
+    is_request,
     is_withdrawal,
     leading_act,
     only_hesitates,
@@ -83,6 +85,10 @@ for the negation it holds ("주말엔 안 하세요?", "No loaner car?")."""
 KEYWORD_SCORE: Final = 0.85
 """The least a keyword hit scores (longer keywords score a little more)."""
 
+REQUEST_SCORE: Final = 0.6
+"""A request to act that names nothing the scenario declares, at a node that offers one
+action (``RuleIndex.offered_action``): above no intent, below any keyword and below the
+hybrid threshold, so the tiers above may still say what it asks."""
 ASKED_VALUES_SCORE: Final = 0.5
 """Confidence of values a question names only to ask about them ("are you open on Sundays?"
 at a date step): the turn takes none of them, so the rules are unsure what the utterance
@@ -367,6 +373,7 @@ class RuleIndex:
         self._candidates: dict[str, tuple[str, ...]] = {}
         self._rememberable: dict[str, bool] = {}
         self._withdrawals: dict[str, str | None] = {}
+        self._offered: dict[str, str | None] = {}
         self._own_words: dict[str, IntentMatcher] = {}
         self.best: dict[tuple[str, str], tuple[str | None, float]] = {}
         """(node, utterance) -> its best intent and score, for the last ``BEST_KEPT`` texts."""
@@ -394,6 +401,26 @@ class RuleIndex:
             language = self.scenario.language
             self._withdrawals[node_id] = _withdrawal_intent(matchers, named, language)
         return self._withdrawals[node_id]
+
+    def offered_action(self, node_id: str) -> str | None:
+        """The one thing the node offers to do: of the scenario's intents its own transitions
+        name, the only one that is no question (not every example asks), no end, no change of
+        a value and no built-in. None when it offers none or several."""
+        if node_id not in self._offered:
+            index = self.scenario.index
+            changing = {name for names in index.changers.values() for name in names}
+            language = self.scenario.language
+            actions = [
+                name
+                for name in sorted(index.node(node_id).own_intents)
+                if name in self.intents
+                and name not in BUILTIN_INTENTS
+                and name not in index.ending_intents
+                and name not in changing
+                and not only_asks(self.intents[name], language)
+            ]
+            self._offered[node_id] = actions[0] if len(actions) == 1 else None
+        return self._offered[node_id]
 
     @cached_property
     def withdrawal_owner(self) -> str | None:
@@ -490,6 +517,26 @@ def _withdrawn(request: NLURequest, index: RuleIndex) -> str | None:
     if not _asks_text(request) or not is_withdrawal(request.text, request.scenario.language):
         return None
     return _withdrawal_target(request, index)
+
+
+def _asks_for_the_offer(request: NLURequest, text: str) -> bool:
+    """Whether the utterance asks the bot to do something without saying what in the
+    scenario's words ("can you set that up for us?", "그거 하나 잡아 주세요", "うちにも一度
+    伺ってもらえますか"): at a node that offers one action, that action. A request to be told
+    something, a withdrawal or a negated request asks for none, and a node that asks for a
+    value takes the request as its answer."""
+    language = request.scenario.language
+    if request.expected_slot is not None or request.node.collect_slots:
+        return False
+    if not (asks_to_act(text, language) or is_request(text, language)):
+        return False
+    told = pattern(language, "information_requests", lambda p: p.information_requests)
+    return not (
+        told.search(normalize(text)) is not None
+        or is_negated(text, language)
+        or is_withdrawal(text, language)
+        or ends_in_withdrawal(text, language)
+    )
 
 
 def _asks_text(request: NLURequest) -> bool:
@@ -742,6 +789,10 @@ class RuleNLU:
             intent, confidence = None, 0.0
         if confidence <= INTENT_THRESHOLD:
             intent = None
+        offered = index.offered_action(request.node.id) if intent is None else None
+        if offered is not None and _asks_for_the_offer(request, text):
+            # "Could you set that up for us?" at a greeting that offers one thing to do.
+            intent, confidence = offered, REQUEST_SCORE
         not_an_answer = (
             question
             or is_aside(text, request.scenario.language)

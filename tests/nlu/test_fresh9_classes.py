@@ -2,14 +2,18 @@
 read-back turned down as a problem ("そのままだとまずいですね"), a change asked as moving it
 later ("もっと後ろにしてもらえます？") or as choosing again ("메뉴를 다시 골라 볼게요"), a
 name said after "わたくし", a hold-on for a parcel at the door, which names nobody, "一緒",
-which counts nobody, and "雨なんで", which asks nothing."""
+which counts nobody, "雨なんで", which asks nothing, and a request to act said without
+the scenario's words ("can you set that up for us?") at a node that offers one action."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from dialogkit import Engine
+from dialogkit import Engine, Scenario
 from dialogkit.nlu._acts import asks_about_values
+from tests.helpers import make_graph
 from tests.nlu.reading import analyse
 from tests.nlu.test_change_requests import FILLED, one_slot_read_back, read_back
 from tests.nlu.test_pack_fillers import stored
@@ -111,3 +115,51 @@ def test_nan_after_a_word_says_because_and_asks_nothing(said: str, asks: bool) -
     """ "せっかくなんで" (since we're at it) offers the time it goes on to; "なんで" (why)
     asks."""
     assert asks_about_values(said, "ja") is asks
+
+
+def greeting(language: str, *, also: dict[str, Any] | None = None) -> Scenario:
+    """A greeting that offers one thing to do (``book``) and answers one question."""
+    book = {
+        "en": ["I'd like to book a trip", "Can I make a reservation?"],
+        "ko": ["예약하고 싶어요", "예약 가능한가요?"],
+        "ja": ["予約したいです", "予約できますか？"],
+    }[language]
+    price = {"en": ["How much is it?"], "ko": ["얼마예요?"], "ja": ["いくらですか？"]}[language]
+    intents: dict[str, Any] = {"book": {"examples": book}, "ask_price": {"examples": price}}
+    intents.update(also or {})
+    on = [
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": name},
+            "target": "next",
+        }
+        for name in intents
+    ]
+    nodes = [
+        {"id": "welcome", "next_nodes": on},
+        {"id": "next", "next_nodes": [{"action": "stay"}]},
+    ]
+    return Scenario.from_dict(make_graph(nodes, language=language, intents=intents))
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "intent"),
+    [
+        ("en", "Hi! My husband's turning fifty. Can you set that up for us?", "book"),
+        ("ko", "아파트 주차장까지 와서 때 빼 주는 서비스 맞죠? 그거 하나 잡아 주세요.", "book"),
+        ("ja", "じゃあせっかくなので、うちにも一度伺ってもらえますか", "book"),
+        # Asked to be told, or asked not to act, it asks for nothing.
+        ("en", "Could you tell me a bit about it?", None),
+        ("ko", "아무래도 마음이 바뀌었어요, 접수하지 말아 주세요", None),
+    ],
+)
+def test_a_request_to_act_at_a_node_that_offers_one_action_is_that_action(
+    language: str, said: str, intent: str | None
+) -> None:
+    assert analyse(greeting(language), "welcome", said, None).intent == intent
+
+
+def test_a_node_that_offers_two_actions_offers_none() -> None:
+    urgent = {"urgent": {"examples": ["It's an emergency, please help now"]}}
+    scenario = greeting("en", also=urgent)
+    said = "Hi, my dog keeps scratching his ears, could one of your doctors have a look?"
+    assert analyse(scenario, "welcome", said, None).intent is None
