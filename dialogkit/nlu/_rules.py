@@ -88,7 +88,7 @@ KEYWORD_SCORE: Final = 0.85
 REQUEST_SCORE: Final = 0.6
 """A request to act that names nothing the scenario declares, at a node that offers one
 action (``RuleIndex.offered_action``): above no intent, below any keyword and below the
-hybrid threshold, so the tiers above may still say what it asks."""
+hybrid threshold, so a configured chat model still reads the turn."""
 ASKED_VALUES_SCORE: Final = 0.5
 """Confidence of values a question names only to ask about them ("are you open on Sundays?"
 at a date step): the turn takes none of them, so the rules are unsure what the utterance
