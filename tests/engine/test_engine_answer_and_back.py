@@ -29,18 +29,15 @@ def escape_room() -> Scenario:
             "responses": {"default": "Hi! Book a game, or ask me anything."},
             "next_nodes": [on("book", "ask_day")],
         },
-        {
-            "id": "ask_day",
-            "description": "Ask the day.",
-            "collect_slots": ["day"],
-            "default_next": "ask_people",
-        },
-        {
-            "id": "ask_people",
-            "description": "Ask the party size.",
-            "collect_slots": ["people"],
-            "default_next": "confirm",
-        },
+        *(
+            {
+                "id": f"ask_{slot}",
+                "description": "Ask.",
+                "collect_slots": [slot],
+                "default_next": then,
+            }
+            for slot, then in (("day", "ask_people"), ("people", "confirm"))
+        ),
         {
             "id": "confirm",
             "description": "Read back.",

@@ -109,3 +109,16 @@ def read_back_scenario(
             ],
         )
     )
+
+
+def intent_step(language: str, intents: dict[str, Any], after: dict[str, Any]) -> Scenario:
+    """A first step, ``start``, that goes to the node ``after`` on each of ``intents``."""
+    on = [
+        {
+            "condition": {"field": "nlu.intent", "operator": "equals", "value": name},
+            "target": after["id"],
+        }
+        for name in intents
+    ]
+    nodes = [{"id": "start", "next_nodes": on}, after]
+    return Scenario.from_dict(make_graph(nodes, language=language, intents=intents))

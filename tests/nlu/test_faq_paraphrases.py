@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from dialogkit import Scenario
-from tests.helpers import make_graph
-from tests.nlu.reading import analyse
+from tests.nlu.reading import analyse, intent_step
 
 EXAMPLES: dict[str, dict[str, list[str]]] = {
     "en": {
@@ -45,18 +44,7 @@ def faq(language: str) -> Scenario:
     intents: dict[str, Any] = {
         name: {"examples": examples} for name, examples in EXAMPLES[language].items()
     }
-    on = [
-        {
-            "condition": {"field": "nlu.intent", "operator": "equals", "value": name},
-            "target": "answer",
-        }
-        for name in intents
-    ]
-    nodes = [
-        {"id": "start", "next_nodes": on},
-        {"id": "answer", "terminal": True},
-    ]
-    return Scenario.from_dict(make_graph(nodes, language=language, intents=intents))
+    return intent_step(language, intents, {"id": "answer", "terminal": True})
 
 
 @pytest.mark.parametrize(

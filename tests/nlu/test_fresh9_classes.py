@@ -13,8 +13,7 @@ import pytest
 
 from dialogkit import Engine, Scenario
 from dialogkit.nlu._acts import asks_about_values
-from tests.helpers import make_graph
-from tests.nlu.reading import analyse
+from tests.nlu.reading import analyse, intent_step
 from tests.nlu.test_change_requests import FILLED, one_slot_read_back, read_back
 from tests.nlu.test_pack_fillers import stored
 
@@ -127,18 +126,7 @@ def greeting(language: str, *, also: dict[str, Any] | None = None) -> Scenario:
     price = {"en": ["How much is it?"], "ko": ["얼마예요?"], "ja": ["いくらですか？"]}[language]
     intents: dict[str, Any] = {"book": {"examples": book}, "ask_price": {"examples": price}}
     intents.update(also or {})
-    on = [
-        {
-            "condition": {"field": "nlu.intent", "operator": "equals", "value": name},
-            "target": "next",
-        }
-        for name in intents
-    ]
-    nodes = [
-        {"id": "welcome", "next_nodes": on},
-        {"id": "next", "next_nodes": [{"action": "stay"}]},
-    ]
-    return Scenario.from_dict(make_graph(nodes, language=language, intents=intents))
+    return intent_step(language, intents, {"id": "next", "next_nodes": [{"action": "stay"}]})
 
 
 @pytest.mark.parametrize(
@@ -155,11 +143,11 @@ def greeting(language: str, *, also: dict[str, Any] | None = None) -> Scenario:
 def test_a_request_to_act_at_a_node_that_offers_one_action_is_that_action(
     language: str, said: str, intent: str | None
 ) -> None:
-    assert analyse(greeting(language), "welcome", said, None).intent == intent
+    assert analyse(greeting(language), "start", said, None).intent == intent
 
 
 def test_a_node_that_offers_two_actions_offers_none() -> None:
     urgent = {"urgent": {"examples": ["It's an emergency, please help now"]}}
     scenario = greeting("en", also=urgent)
     said = "Hi, my dog keeps scratching his ears, could one of your doctors have a look?"
-    assert analyse(scenario, "welcome", said, None).intent is None
+    assert analyse(scenario, "start", said, None).intent is None
