@@ -133,6 +133,7 @@ def greeting(language: str, *, also: dict[str, Any] | None = None) -> Scenario:
     ("language", "said", "intent"),
     [
         ("en", "Hi! My husband's turning fifty. Can you set that up for us?", "book"),
+        ("en", "We'd get the gang locked in for an hour, is that something I can set up?", "book"),
         ("ko", "아파트 주차장까지 와서 때 빼 주는 서비스 맞죠? 그거 하나 잡아 주세요.", "book"),
         ("ja", "じゃあせっかくなので、うちにも一度伺ってもらえますか", "book"),
         # Asked to be told, or asked not to act, it asks for nothing.

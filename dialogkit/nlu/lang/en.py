@@ -920,6 +920,9 @@ PACK: Final = LanguagePack(
         r"change|swap|add|rent|grab|schedule|arrange|go\s+ahead)\b"
         r"(?!.*\b(?:later|afterwards|if|in\s+case|free|fee|fees|charge|still|anytime|penalty|"
         r"online|when|how|where)\b)",
+        # "Is that something I can set up with you?"
+        r"^(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?something\s+(?:i|we|you)\s+(?:can|could)\s+"
+        r"(?:set\s+up|book|arrange|organi[sz]e|sort\s+out)\b",
     ),
     request=(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
