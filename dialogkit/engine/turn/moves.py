@@ -101,15 +101,15 @@ def as_accepted(node: Node, nlu: NLUResult, accepted: Mapping[str, Any]) -> NLUR
     춥네요", a date in a question) moves nothing either, so "nlu.entities.date exists" at a
     greeting does not start a booking that no slot holds. Entities of other slots, which
     only conditions read, stay as heard."""
-    handled = {*node.collect_slots, *node.accept_slots}
-    if not handled & nlu.entities.keys():
+    if not nlu.entities:
         return nlu
+    handled = (*node.collect_slots, *node.accept_slots)
     entities = {
         name: accepted.get(name, value)
         for name, value in nlu.entities.items()
         if name not in handled or name in accepted
     }
-    return replace(nlu, entities=entities)
+    return nlu if entities == nlu.entities else replace(nlu, entities=entities)
 
 
 def ask_again(
