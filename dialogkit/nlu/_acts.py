@@ -183,10 +183,13 @@ def is_question(text: str, language: str = "") -> bool:
 
 def asks(text: str, language: str = "") -> bool:
     """Whether an example of an intent asks something: a question, or a request to be told
-    ("営業時間を教えてください", "tell me your opening hours"), which wants an answer, not an
-    action."""
-    if is_question(text, language):
-        return True
+    (``asks_to_be_told``), which wants an answer, not an action."""
+    return is_question(text, language) or asks_to_be_told(text, language)
+
+
+def asks_to_be_told(text: str, language: str = "") -> bool:
+    """Whether the utterance asks to be told something ("営業時間を教えてください", "tell me
+    your opening hours", "could you tell me…")."""
     requests = pattern(language, "information_requests", lambda p: p.information_requests)
     return requests.search(normalize(text)) is not None
 

@@ -102,8 +102,8 @@ def said_wrong(
     said = normalize(text)
     wrong = _says_wrong(text, language)
     asks = pattern(language, "change_requests", lambda p: (*p.change_requests, *p.preferences))
-    negated = is_negated(text, language)
-    change = changes and (choosing or asks.search(said) is not None) and not negated
+    asked = choosing or asks.search(said) is not None
+    change = changes and asked and not is_negated(text, language)
     if not (wrong or change):
         return []
     named = [

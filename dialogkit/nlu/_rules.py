@@ -24,6 +24,7 @@ from dialogkit.nlu._acts import (
     asks,
     asks_about_values,
     asks_to_act,
+    asks_to_be_told,
     corrected_in_place,
     correction,
     ends_in_withdrawal,
@@ -530,9 +531,8 @@ def _asks_for_the_offer(request: NLURequest, text: str) -> bool:
         return False
     if not (asks_to_act(text, language) or is_request(text, language)):
         return False
-    told = pattern(language, "information_requests", lambda p: p.information_requests)
     return not (
-        told.search(normalize(text)) is not None
+        asks_to_be_told(text, language)
         or is_negated(text, language)
         or is_withdrawal(text, language)
         or ends_in_withdrawal(text, language)

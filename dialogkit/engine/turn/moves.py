@@ -198,13 +198,17 @@ def default_move(
     return Move("stay") if exhausted or changed else None
 
 
-def first_move(scenario: Scenario, node: Node, scope: Mapping[str, Any]) -> Move | None:
+def first_move(
+    scenario: Scenario, node: Node, scope: Mapping[str, Any], *, back: bool = False
+) -> Move | None:
     """The first of the node's transitions that holds now, else its ``default_next``; only
-    a move to another node counts (an action keeps the session where it is)."""
+    a move to another node counts (an action keeps the session where it is), or with
+    ``back`` a return to the node the conversation came from."""
     move = match(scenario, node.next_nodes, scope)
     if move is None and node.default_next is not None:
         move = Move("goto", node.default_next)
-    return move if move is not None and move.kind == "goto" else None
+    leaves = move is not None and (move.kind == "goto" or (back and move.kind == "back"))
+    return move if leaves else None
 
 
 def pass_on(
@@ -215,10 +219,7 @@ def pass_on(
     question was asked)."""
     if node.terminal or (node.wait_for_input and not slots_complete):
         return None
-    move = match(scenario, node.next_nodes, scope)
-    if move is not None and move.kind == "back":
-        return move
-    return first_move(scenario, node, scope)
+    return first_move(scenario, node, scope, back=True)
 
 
 def opening_move(
