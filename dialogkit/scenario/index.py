@@ -78,10 +78,7 @@ class ScenarioIndex:
         self.asks_what_to_change: frozenset[str] = frozenset(
             node.id
             for node in document.graph.nodes
-            if node.id in after_no
-            and not _reads_back(node)
-            and sum(bool(names & _tested_intents(node.next_nodes)) for names in changers.values())
-            >= 2
+            if node.id in after_no and not _reads_back(node) and _changes_several(node, changers)
         )
         """Nodes a "no" leads to that offer to change one of several values and read none
         back ("which one should I change?"): there, naming a value is asking to change it
@@ -149,6 +146,12 @@ class ScenarioIndex:
             own_intents=frozenset(_tested_intents(node.next_nodes)),
             waits_for_input=tests_input or _says_wait(node),
         )
+
+
+def _changes_several(node: Node, changers: dict[str, set[str]]) -> bool:
+    """Whether the node's own transitions name the changes of two slots or more."""
+    tested = _tested_intents(node.next_nodes)
+    return sum(bool(names & tested) for names in changers.values()) >= 2
 
 
 def _reads_back(node: Node) -> bool:
