@@ -187,6 +187,13 @@ def asks(text: str, language: str = "") -> bool:
     return is_question(text, language) or asks_to_be_told(text, language)
 
 
+def wants_to_act(text: str, language: str = "") -> bool:
+    """Whether the speaker says they want to do or have something ("I'd like to come in",
+    "伺いたいなと思いまして"), not to know something or to call it off."""
+    desires = pattern(language, "desires", lambda p: p.desires)
+    return desires.search(normalize(text)) is not None
+
+
 def asks_to_be_told(text: str, language: str = "") -> bool:
     """Whether the utterance asks to be told something ("営業時間を教えてください", "tell me
     your opening hours", "could you tell me…")."""
@@ -283,6 +290,32 @@ _REACH: Final = 3
 """How many words back from the announcement the new part may reach: a value is short."""
 
 
+_BREAK: Final = re.compile(r"\s*(?:…+|\.{2,}|—|--)\s*")
+_BROKEN_OFF: Final = re.compile(r"[^\s…、,.。，]{1,24}$")
+_WITHIN_A_WORD: Final = re.compile(r"[a-z0-9\uac00-\ud7a3]", re.IGNORECASE)
+"""Letters of a script written with spaces (and digits): a word said again starts a word."""
+
+
+def without_restarts(text: str) -> str:
+    """``text`` without the words a speaker broke off to say again, and more: "山本…山本裕子"
+    names 山本裕子, "午後3時…3時半" says half past three, "I'm... I'm Sam" is Sam. In kana and
+    kanji the words said again may end what came before ("午後3時" ends in "3時")."""
+    kept, start = [], 0
+    for pause in _BREAK.finditer(text):
+        before = _BROKEN_OFF.search(text, max(start, pause.start() - 24), pause.start())
+        if before is None:
+            continue
+        word = before.group(0)
+        for cut in range(len(word)):
+            again = word[cut:]
+            joined = cut and _WITHIN_A_WORD.match(word[cut - 1]) and _WITHIN_A_WORD.match(again)
+            if not joined and text.startswith(again, pause.end()):
+                kept.append(text[start : before.start() + cut])
+                start = pause.end()
+                break
+    return "".join(kept) + text[start:]
+
+
 @lru_cache(maxsize=2048)
 def corrected_in_place(text: str, language: str = "") -> tuple[str, ...]:
     """The utterance as it may have been said right: an announced correction's new part in
@@ -305,6 +338,12 @@ def corrected_in_place(text: str, language: str = "") -> tuple[str, ...]:
     if not payload:
         return ()
     readings = []
+    # A new part of several words says again as many ("eight eight four zero... wait, no,
+    # eight eight four one"): first read it in place of that many.
+    said_again = len(payload.split())
+    kept_words = list(re.finditer(r"\S+", kept))
+    if 1 < said_again <= len(kept_words):
+        readings.append(f"{kept[: kept_words[-said_again].start()]}{payload}")
     for word in reversed(list(re.finditer(r"\S+", kept))[-_REACH:]):
         for cut in range(word.end() - 1, word.start(), -1):
             if _UNSPACED.match(kept[cut - 1]) or _UNSPACED.match(kept[cut]):

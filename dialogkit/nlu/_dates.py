@@ -32,11 +32,11 @@ def _merged(table: str) -> dict[str, int]:
 
 
 _YMD: Final = re.compile(
-    rf"(?<![\d.])('?\d{{4}}|'?\d{{2}})(?:{_SEP}|\s*{_YEAR_MARK}\s*)(\d{{1,2}})"
+    rf"(?<!\d)(?<!\d\.)('?\d{{4}}|'?\d{{2}})(?:{_SEP}|\s*{_YEAR_MARK}\s*)(\d{{1,2}})"
     rf"(?:{_SEP}|\s*{_MONTH_MARK}\s*)(\d{{1,2}})(?!\d|\.\d)"
 )
 _DMY: Final = re.compile(
-    rf"(?<![\d.])(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}}|\d{{2}})(?!\d|\.\d)"
+    rf"(?<!\d)(?<!\d\.)(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}}|\d{{2}})(?!\d|\.\d)"
 )
 _COMPACT: Final = re.compile(r"(?<!\d)((?:19|20)\d{2}|\d{2})(\d{2})(\d{2})(?!\d)")
 _MONTH_DAY: Final = re.compile(

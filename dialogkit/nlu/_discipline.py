@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import date
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from dialogkit.nlu._acts import clauses_of, is_meta_remark, is_negated, opener_words
 from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
@@ -82,6 +82,20 @@ def own_phrases(persona: str, held: Iterable[Mapping[str, Any]], slot: str = "")
     return (persona, *values)
 
 
+_CLOCK: Final = re.compile(r"(\d{2}):(\d{2})")
+
+
+def says_again(held: Any, heard: Any) -> bool:
+    """Whether ``heard`` is the value ``held`` said again: the same, or an hour said without
+    its half of the day (03:00 heard for 15:00: "네, 3시 맞아요")."""
+    if heard == held:
+        return True
+    first, second = _CLOCK.fullmatch(str(held)), _CLOCK.fullmatch(str(heard))
+    if first is None or second is None or first.group(2) != second.group(2):
+        return False
+    return int(first.group(1)) % 12 == int(second.group(1)) % 12
+
+
 def said_wrong(
     text: str,
     slots: Mapping[str, Slot],
@@ -89,43 +103,84 @@ def said_wrong(
     *,
     changes: bool = False,
     held: Mapping[str, Any] | None = None,
+    heard: Mapping[str, Any] | None = None,
     choosing: bool = False,
 ) -> list[str]:
-    """The slots an utterance says are wrong by naming them ("no, the name is wrong", "전화번호가
-    틀렸어요", "名前が違います"), or with ``changes`` asks to change or prefers otherwise
-    ("수거 시간을 좀 바꾸고 싶어요", "名前のところ、修正をお願いしたい", "좀 더 늦은 오후면
-    좋겠어요"; not "no need to change the name"): each is to be cleared and asked again. A
-    slot is named by its declared nouns or its kind's label words; a change also by its
-    kind's hints (a part of the day for a time), or by the option it ``held`` ("could we swap
-    out the standard option?"). At a node that asks which value to change (``choosing``),
-    naming one is asking to change it ("苗字のところです", "the phone number one")."""
-    said = normalize(text)
+    """The slots an utterance says are wrong or will not do ("no, the name is wrong", "전화번호가
+    틀렸어요", "名前が違います", "I can't make it that weekend"), or with ``changes`` asks to
+    change or prefers otherwise ("수거 시간을 좀 바꾸고 싶어요", "名前のところ、修正をお願い
+    したい", "좀 더 늦은 오후면 좋겠어요"; not "no need to change the name"): each is to be
+    cleared and asked again. A slot is named by its declared nouns or its kind's label words;
+    else by saying again the value it ``held``: its option's name ("could we swap out the
+    standard option?") or the value it was ``heard`` to hold ("세 시엔 안 되겠네요"); else by
+    its kind's hints (a part of the day for a time, "that weekend" for a date). A slot a new
+    value was heard for is not named, nor one named with its held value as the value to
+    change to ("날짜를 모레로 바꿔 주세요" when that is the date held). At a node that asks
+    which value to change (``choosing``), naming one is asking to change it ("苗字のところ
+    です", "the phone number one")."""
     wrong = _says_wrong(text, language)
-    asks = pattern(language, "change_requests", lambda p: (*p.change_requests, *p.preferences))
-    asked = choosing or asks.search(said) is not None
-    change = changes and asked and not is_negated(text, language)
+    change = changes and (
+        not is_negated(text, language) if choosing else _asks_change(text, language)
+    )
     if not (wrong or change):
         return []
+    held, heard = held or {}, heard or {}
+    unheard = {name: slot for name, slot in slots.items() if name not in heard}
     named = [
-        name for name, slot in slots.items() if label_in(text, slot_labels(name, slot, language))
+        name for name, slot in unheard.items() if label_in(text, slot_labels(name, slot, language))
     ]
-    if named or not change:
+    if named:
         return named
+    # A value said again points at its slot ("그 주말에 … 딴 요일로 옮겨야겠어요"), unless
+    # the slot is named with it as the value to change to ("날짜를 모레로 바꿔 주세요") or a
+    # new value is what the change asks for ("二人なので、ツインの方がいいですね").
+    says_new = any(not says_again(held.get(name), value) for name, value in heard.items())
+    referenced = {
+        name: value
+        for name, value in heard.items()
+        if name in slots
+        and (wrong or not (says_new or label_in(text, slot_labels(name, slots[name], language))))
+    }
+    repeated = _repeated(text, slots, held, referenced)
+    if repeated:
+        return repeated
     # "Could we push it to the afternoon?": a part of the day points at the time.
-    hinted = [
+    return [
         name
-        for name, slot in slots.items()
+        for name, slot in unheard.items()
         if label_in(text, change_hints(language, slot_kind(name, slot)))
     ]
-    if hinted or not held:
-        return hinted
+
+
+def _repeated(
+    text: str, slots: Mapping[str, Slot], held: Mapping[str, Any], heard: Mapping[str, Any]
+) -> list[str]:
+    """The slots whose held value the utterance says again: the held option named ("the
+    standard option"), or the value ``heard`` ("세 시엔" when 15:00 is held)."""
     return [
         name
         for name, slot in slots.items()
-        if slot.type == "enum"
-        and isinstance(held.get(name), str)
-        and label_in(text, (held[name],)) is not None
+        if held.get(name) is not None
+        and (
+            (name in heard and says_again(held[name], heard[name]))
+            or (
+                slot.type == "enum"
+                and isinstance(held[name], str)
+                and label_in(text, (held[name],)) is not None
+            )
+        )
     ]
+
+
+def _asks_change(text: str, language: str) -> bool:
+    """Whether a clause of ``text`` asks to change or prefers otherwise, and does not negate
+    it: "no need to change the name" asks nothing, "젤은 회사에서 못 하게 해서요, 그거 말고 딴
+    메뉴로 할 수 있을까요?" gives a reason with a negation and then asks."""
+    asks = pattern(language, "change_requests", lambda p: (*p.change_requests, *p.preferences))
+    return any(
+        asks.search(normalize(said)) is not None and not is_negated(said, language)
+        for said in clauses_of(text)
+    )
 
 
 def _says_wrong(text: str, language: str) -> bool:

@@ -91,11 +91,12 @@ _NEGATING_KEYWORD = re.compile(
 )
 _KO_NEGATED_BEFORE = r"(?<!안 )(?<!못 )(?<!안)(?<!못)"
 _KO_NEGATED_AFTER = (
-    r"(?![^\s]*(?:지\s*(?:않|못|마)|면\s*안\s*(?:돼|되|됩)"
-    r"|(?:는지|은지)\s*(?:궁금|모르|확인|알고\s*싶)))"
+    r"(?![^\s]*(?:지\s*(?:않|못|마)|면\s*안\s*(?:돼|되|됩)|(?:는지|은지|나)\s*"
+    r"(?:궁금|모르|확인|알고\s*싶))|[^\s]*\s+[^\s]*(?:는지|은지|나)\s*(?:궁금|모르|확인|알고\s*싶))"
 )
 """What unsays the keyword after it: "-지 않", a prohibition ("그대로 진행하면 안 돼요"), or
-wondering whether ("제대로 들어갔는지 궁금해서요" asks, it does not say so)."""
+wondering whether ("제대로 들어갔는지 궁금해서요", "들어가 있나 궁금해서요" ask, they do not
+say so)."""
 _JA_NEGATED_AFTER = r"(?![^\s]{0,3}(?:ない|なかっ|ません|ず|かどうか))"
 _EN_NEGATED_BEFORE = r"(?<!not )(?<!n t )(?<!n't )(?<!never )(?<!no )"
 

@@ -70,9 +70,16 @@ def _self_plus() -> re.Pattern[str]:
     return pattern("", "self_plus", lambda p: p.self_plus)
 
 
+def _whole_group() -> re.Pattern[str]:
+    """What after a count of people makes it the whole party ("둘이서"), from the packs."""
+    return pattern("", "whole_group", lambda p: p.whole_group)
+
+
 def _with_speaker(text: str, quantity: Quantity) -> Quantity:
     """A count of people the speaker adds themself to, as one more ("친구 한 명
-    데려갈게요", "me and 3 friends")."""
+    데려갈게요", "me and 3 friends"); not a count of the whole party ("둘이서")."""
+    if _whole_group().match(text, quantity.end):
+        return quantity
     if quantity.dimension in (None, "people") and _self_plus().search(text[: quantity.start]):
         return replace(quantity, value=quantity.value + 1, dimension="people")
     if quantity.dimension != "people":

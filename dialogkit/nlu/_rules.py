@@ -37,6 +37,8 @@ from dialogkit.nlu._acts import (
     only_hesitates,
     said_apart,
     says_nothing,
+    wants_to_act,
+    without_restarts,
 )
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
@@ -48,6 +50,7 @@ from dialogkit.nlu._discipline import (
     label_in,
     own_phrases,
     said_wrong,
+    says_again,
 )
 from dialogkit.nlu._entities import (
     INVALID,
@@ -406,15 +409,19 @@ class RuleIndex:
     def offered_action(self, node_id: str) -> str | None:
         """The one thing the node offers to do: of the scenario's intents its own transitions
         name, the only one that is no question (not every example asks), no end, no change of
-        a value and no built-in. None when it offers none or several."""
+        a value and no built-in. None when it offers none or several, and at a read-back (a
+        node that also offers changes): there a request ("旧姓のほうで登録しておいてもらえます？")
+        is about the values read back, not the booking they make."""
         if node_id not in self._offered:
             index = self.scenario.index
             changing = {name for names in index.changers.values() for name in names}
             language = self.scenario.language
+            own = index.node(node_id).own_intents
             actions = [
                 name
-                for name in sorted(index.node(node_id).own_intents)
-                if name in self.intents
+                for name in sorted(own)
+                if not own & changing
+                and name in self.intents
                 and name not in BUILTIN_INTENTS
                 and name not in index.ending_intents
                 and name not in changing
@@ -521,15 +528,18 @@ def _withdrawn(request: NLURequest, index: RuleIndex) -> str | None:
 
 
 def _asks_for_the_offer(request: NLURequest, text: str) -> bool:
-    """Whether the utterance asks the bot to do something without saying what in the
-    scenario's words ("can you set that up for us?", "그거 하나 잡아 주세요", "うちにも一度
-    伺ってもらえますか"): at a node that offers one action, that action. A request to be told
+    """Whether the utterance asks the bot to do something, or says the speaker wants to,
+    without saying what in the scenario's words ("can you set that up for us?", "그거 하나
+    잡아 주세요", "一回ほぐしに伺いたいなと思いまして"): at a node that offers one action, that
+    action. A request to be told
     something, a withdrawal or a negated request asks for none, and a node that asks for a
     value takes the request as its answer."""
     language = request.scenario.language
     if request.expected_slot is not None or request.node.collect_slots:
         return False
-    if not (asks_to_act(text, language) or is_request(text, language)):
+    if not (
+        asks_to_act(text, language) or is_request(text, language) or wants_to_act(text, language)
+    ):
         return False
     return not (
         asks_to_be_told(text, language)
@@ -608,19 +618,10 @@ def _changes_filled(request: NLURequest, entities: dict[str, Any]) -> bool:
     filled = request.filled_slots
     return any(
         not isinstance(value, bool)
-        and filled.get(name) not in (None, "", value)
-        and not _same_hour(filled.get(name), value)
+        and filled.get(name) not in (None, "")
+        and not says_again(filled[name], value)
         for name, value in entities.items()
     )
-
-
-def _same_hour(before: Any, after: Any) -> bool:
-    """Whether two ``HH:MM`` times are one reading of the same clock face (03:00, 15:00)."""
-    clock = re.compile(r"(\d{2}):(\d{2})")
-    first, second = clock.fullmatch(str(before)), clock.fullmatch(str(after))
-    if first is None or second is None or first.group(2) != second.group(2):
-        return False
-    return int(first.group(1)) % 12 == int(second.group(1)) % 12
 
 
 def _notes_nothing(request: NLURequest) -> bool:
@@ -697,14 +698,20 @@ def _changer(
     # Asked which value to change, the one named is the answer; "체크카드 맞죠?" asks back.
     choosing = request.node.id in index.asks_what_to_change and not is_question(text, language)
     named = said_wrong(
-        text, slots, language, changes=True, held=request.filled_slots, choosing=choosing
+        text,
+        slots,
+        language,
+        changes=True,
+        held=request.filled_slots,
+        heard=entities,
+        choosing=choosing,
     )
     if len(named) != 1 or len(by_slot[named[0]]) != 1:
         return None
     # The value the slot holds, named to be changed, is no new value ("swap out the standard
     # option"); a new one is the value itself ("이름을 김민준으로 바꿔 주세요").
     said = entities.get(named[0])
-    if said is not None and said != request.filled_slots.get(named[0]):
+    if said is not None and not says_again(request.filled_slots.get(named[0]), said):
         return None
     entities.pop(named[0], None)
     return next(iter(by_slot[named[0]]))
@@ -805,7 +812,7 @@ class RuleNLU:
         )
         # A correction is read for what it says instead: "신용카드 말고 체크카드요".
         corrected = None if nothing else correction(text, request.scenario.language)
-        content = text if corrected is None else corrected
+        content = without_restarts(text if corrected is None else corrected)
         entities = {}
         frame = Frame.of(request.user)
         language = request.scenario.language

@@ -23,23 +23,25 @@ _DAY_PARTS: Final = {w: part for pack in PACKS.values() for w, part in pack.day_
 _DAY_PART: Final = any_word(_DAY_PARTS)
 _MERIDIEM = r"(a\.?m\.?|p\.?m\.?)(?![a-z])"
 _CLOCK: Final = re.compile(
-    rf"(?<![\d.])([01]?\d|2[0-4])\s*[:：]\s*([0-5]\d)(?!\d)\s*(?:{_MERIDIEM})?"
+    rf"(?<!\d)(?<!\d\.)([01]?\d|2[0-4])\s*[:：]\s*([0-5]\d)(?!\d)\s*(?:{_MERIDIEM})?"
 )
 _KO_JA: Final = re.compile(
-    r"(?<![\d.])(\d{1,2})\s*(?:시|時)(?!간|間|작)\s*"
+    r"(?<!\d)(?<!\d\.)(\d{1,2})\s*(?:시|時)(?!간|間|작)\s*"
     r"(?:(\d{1,2})\s*(?:분|分)|(반|半)|(정각|ちょうど))?(?:\s*(전|前)(?!에|中))?"
 )
 _JOINED_BEFORE: Final = re.compile(r"(시|時)\s*(?:되기|の)\s*(?=\d{1,2}\s*(?:분|分)\s*(?:전|前))")
 """The hour joined to the minutes before it ("일곱 시 되기 십오 분 전", "九時の十五分前"):
 read as "7시 15분 전"."""
-_EN_MERIDIEM: Final = re.compile(rf"(?<![\d.:])(\d{{1,2}})(?:[.\s]([0-5]\d))?\s*{_MERIDIEM}")
-_EN_OCLOCK: Final = re.compile(r"(?<![\d.:])(\d{1,2})\s*o'?\s?clock")
+_EN_MERIDIEM: Final = re.compile(
+    rf"(?<![\d:])(?<!\d\.)(\d{{1,2}})(?:[.\s]([0-5]\d))?\s*{_MERIDIEM}"
+)
+_EN_OCLOCK: Final = re.compile(r"(?<![\d:])(?<!\d\.)(\d{1,2})\s*o'?\s?clock")
 _EN_PAST_TO: Final = re.compile(
     r"\b(half|quarter|a quarter|5|10|20|25|\d{1,2}\s+minutes?)\s+(past|after|to|before|till)\s+"
     rf"(\d{{1,2}})\b(?:\s*{_MERIDIEM})?"
 )
 _EN_AT: Final = re.compile(
-    r"(?:\b(?:at|around|about|by)\s+|(?<![\d.:])(?=\d{1,2}(?:[.:-][0-5]\d)?\s*-?ish\b))"
+    r"(?:\b(?:at|around|about|by)\s+|(?<![\d:])(?<!\d\.)(?=\d{1,2}(?:[.:-][0-5]\d)?\s*-?ish\b))"
     r"(\d{1,2})(?:(?:\s+|[.:-])([0-5]\d))?(?![\d:])"
     r"(?!(?:\s+[a-z]+){1,2}\s+(?:street|st|road|rd|avenue|ave|lane|ln|court|ct|drive|dr|way|"
     r"boulevard|blvd|place|pl|terrace|circle)\b)"
@@ -47,10 +49,12 @@ _EN_AT: Final = re.compile(
 """A time after "at"/"around", or hedged with "-ish" ("10ish", "10:30-ish"); never a house
 number ("we're at 9 Pine Road")."""
 _EN_PART: Final = re.compile(
-    r"(?<![\d.:-])(\d{1,2})(?:[:.-]([0-5]\d))?\s+(?:in\s+the\s+|at\s+|this\s+|tomorrow\s+)?"
+    r"(?<![\d:-])(?<!\d\.)(\d{1,2})(?:[:.-]([0-5]\d))?\s+(?:in\s+the\s+|at\s+|this\s+|tomorrow\s+)?"
     r"(morning|afternoon|evening|night|tonight)\b"
 )
-_BARE: Final = re.compile(r"^\D{0,12}?(?<![\d.])(\d{1,2})(?:(?:\s+|-)([0-5]\d))?(?![\d.])\D{0,8}$")
+_BARE: Final = re.compile(
+    r"^\D{0,12}?(?<!\d)(?<!\d\.)(\d{1,2})(?:(?:\s+|-)([0-5]\d))?(?![\d.])\D{0,8}$"
+)
 _NAMED: Final = re.compile(r"정오|正午|\bnoon\b|\bmidday\b|자정|\bmidnight\b|午前0時")
 _NOON_WORDS: Final = frozenset({"정오", "正午", "noon", "midday"})
 

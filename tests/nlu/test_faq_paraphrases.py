@@ -55,6 +55,7 @@ def faq(language: str) -> Scenario:
         ("en", "Is this going to break the bank?", "ask_prices"),
         ("ko", "근데 솔직히 지갑 사정이 좀 걱정돼서요, 돈이 많이 깨지나요?", "ask_prices"),
         ("ko", "파마는 몇 만 원 선이에요?", "ask_prices"),
+        ("ko", "손이랑 발 둘 다 하면 돈이 꽤 깨지나요?", "ask_prices"),
         ("ja", "振袖って、お財布的にはどのくらい見ておけばいいですか？", "ask_prices"),
         ("ja", "ちなみに、予算ってどれぐらい見ておけばいいですかね？", "ask_prices"),
         ("en", "Am I stuck paying if our plans change?", "ask_cancelling"),

@@ -280,6 +280,12 @@ def test_a_dash_ends_a_clause_as_a_comma_does(text: str) -> None:
         ("ja", "家族が車で送ってくれることになったので、頼まなくて大丈夫です"),
         ("ja", "あ、ちょっと待って、妻がその日は仕事だって…じゃあ今回は無しで。"),
         ("ja", "家族と相談してから改めて電話します"),
+        (
+            "en",
+            "On second thought I'm going to hold off on all of this, sorry for wasting your time.",
+        ),
+        ("ko", "아, 생각해 보니까 이번 달 카드값이 너무 많이 나와서... 그냥 다음 기회로 미룰게요."),
+        ("ja", "今月はちょっと厳しいので、次の機会にします"),
     ],
 )
 def test_a_withdrawal_with_its_reason_is_the_cancel_intent(language: str, text: str) -> None:

@@ -19,7 +19,7 @@ from dialogkit.engine.turn.data import Move, TurnInput, turn_scope
 from dialogkit.engine.turn.slots import accept_values, missing_slots
 from dialogkit.nlg import _phrases as phrases
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
-from dialogkit.nlu._discipline import said_wrong
+from dialogkit.nlu._discipline import said_wrong, says_again
 from dialogkit.nlu._morphology import keyword_in, normalize
 from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.conditions import CompiledConditions
@@ -75,7 +75,7 @@ def choose_move(
     slots = {**state.slots, **accepted} if accepted else state.slots
     move = match(scenario, scenario.document.graph.global_transitions, scope(slots, accepted))
     if move is None:
-        again = ask_again(scenario, node, turn_input.text, slots, accepted, nlu)
+        again = ask_again(scenario, node, turn_input.text, state.slots, accepted, nlu)
         if again is not None:
             return again
         more = accepted_now(slots, False)
@@ -116,28 +116,37 @@ def ask_again(
     scenario: Scenario,
     node: Node,
     text: str,
-    slots: Mapping[str, Any],
+    held: Mapping[str, Any],
     accepted: Mapping[str, Any],
     nlu: NLUResult,
 ) -> Choice | None:
     """At a read-back (a node that accepts a slot it does not collect), "the name is wrong"
-    without a new name (none accepted, none heard) clears that slot and goes to the node
-    that asks for it; every other slot keeps its value, so the nodes in between pass on and
-    the read-back comes again.
+    without a new name (none accepted, none heard but the one it ``held``: "세 시엔 안
+    되겠네요") clears that slot and goes to the node that asks for it; every other slot keeps
+    its value, so the nodes in between pass on and the read-back comes again.
     So does "I'd like to change the time", unless the NLU heard one of the node's own
     intents other than a no (the scenario's own "change the time" decides where it goes)."""
     own = scenario.index.node(node.id).own_intents
     changes = nlu.intent is None or nlu.intent == "deny" or nlu.intent not in own
+
+    def says_new(name: str) -> bool:
+        return any(
+            name in said and not says_again(held.get(name), said[name])
+            for said in (accepted, nlu.entities)
+        )
+
     readable = {
         name: slot
         for name in node.accept_slots
         if name not in node.collect_slots
-        and name not in accepted
-        and name not in nlu.entities
-        and slots.get(name) not in (None, "")
+        and not says_new(name)
+        and held.get(name) not in (None, "")
         and (slot := scenario.slot(name)) is not None
     }
-    for name in said_wrong(text, readable, scenario.language, changes=changes, held=slots):
+    language = scenario.language
+    for name in said_wrong(
+        text, readable, language, changes=changes, held=held, heard=nlu.entities
+    ):
         collector = next((n for n in scenario.nodes if name in n.collect_slots), None)
         if collector is not None:
             return Choice(Move("goto", collector.id), {**accepted, name: None})

@@ -170,6 +170,9 @@ class LanguagePack:
     friends", "저랑 제 친구 한 명이요", "私と友達一人です"): one more (normalised text). In
     Korean and Japanese only before companions that may be many: "저랑 아내 둘이요" and
     "私と妻の二人です" count the speaker already."""
+    whole_group: tuple[str, ...] = ()
+    """Patterns right after a count of people that make it the whole party ("둘이서": the
+    two of us): nothing is added to it, whoever was named before ("저랑 제 친구 둘이서")."""
     pro_forms: tuple[str, ...] = ()
     """Words that stand for the head of a noun already named ("big ones" for "big bikes",
     "큰 거" for "큰 자전거"): a declared noun of two words or more is also said with one."""
@@ -239,6 +242,10 @@ class LanguagePack:
     table?", "예약해 주실 수 있나요?", "手配してもらえますか"), as opposed to one that asks
     about something ("can I cancel later?"): the embedding tier lets it mean an action
     (normalised text)."""
+    desires: tuple[str, ...] = ()
+    """Patterns of the speaker saying they want to do or have something ("I'd like to come
+    in", "한번 받아 보고 싶어요", "伺いたいなと思いまして"), not to be told something or to call
+    something off: at a node that offers one action, that action (normalised text)."""
     asides: tuple[str, ...] = ()
     """Patterns of an utterance said aside, not to the question: the speaker asking themself
     ("what was it again", "뭐였더라", "何だっけ") or busy with something else ("my phone is

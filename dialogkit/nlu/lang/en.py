@@ -35,6 +35,10 @@ _WITHDRAWALS: Final = (
     "i'll pass on this",
     "i'll hold off",
     "hold off on this",
+    "hold off on all of this",
+    "hold off on all of it",
+    "sorry for wasting your time",
+    "sorry to waste your time",
     "count me out",
     "i don't need it anymore",
     "i don't need the appointment",
@@ -907,10 +911,12 @@ PACK: Final = LanguagePack(
         r"^(?:how\s+much|how\s+many|how\s+long|what\s+time|is\s+there|are\s+there)\b",
     ),
     asks_to_act=(
-        # The listener asked to act ("could you book me in for Friday?"), not to tell.
+        # The listener asked to act ("could you book me in for Friday?", "could one of your
+        # artists fit me in?"), not to tell.
         r"^(?:(?:oh|ok|okay|hmm|um|so|well|actually|sorry|then|and|but|also|wait|hi|hello|"
-        r"hey|please)\s+){0,3}(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+|"
-        r"possibly\s+|just\s+)?(?!tell\b|say\b|explain\b|let\s+me\s+know\b|describe\b|"
+        r"hey|please)\s+){0,3}(?:can|could|would|will)\s+(?:you|one\s+of\s+(?:you|your\s+"
+        r"[a-z]+)|your\s+[a-z]+|some\s*one|some\s*body)\s+(?:please\s+|kindly\s+|"
+        r"possibly\s+|just\s+)?(?!be\b|tell\b|say\b|explain\b|let\s+me\s+know\b|describe\b|"
         r"remind\b|show\b|give\s+me\s+(?:an?\s+)?(?:idea|sense)\b)[a-z]+",
         r"^(?:(?:oh|ok|okay|so|well|then|and|also)\s+){0,2}would\s+you\s+mind\s+[a-z]+ing\b",
         # The speaker asking to have or do something now; "can I cancel later?" asks about
@@ -923,6 +929,11 @@ PACK: Final = LanguagePack(
         # "Is that something I can set up with you?"
         r"^(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?something\s+(?:i|we|you)\s+(?:can|could)\s+"
         r"(?:set\s+up|book|arrange|organi[sz]e|sort\s+out)\b",
+    ),
+    desires=(
+        r"\b(?:i|we)\s*(?:d|would)\s+(?:like|love)\s+to\s+(?!know\b|ask\b|cancel\b|check\b)",
+        r"\b(?:i|we)\s+(?:want|wanna|hope)\s+to\s+(?!know\b|ask\b|cancel\b|check\b)",
+        r"\b(?:i\s*m|we\s*re)\s+(?:hoping|looking|wanting)\s+to\s+(?!know\b|ask\b|cancel\b)",
     ),
     request=(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
@@ -1312,9 +1323,19 @@ PACK: Final = LanguagePack(
             "pick again",
             "choose again",
         ),
+        "count": (
+            "one more person",
+            "one more guest",
+            "an extra person",
+            "another person",
+            "add someone",
+            "one less",
+            "one fewer",
+        ),
+        "phone": ("new number", "that number", "number changed", "changed my number"),
     },
     labels={
-        "person_name": ("name", "surname"),
+        "person_name": ("name", "surname", "maiden name"),
         "address": ("address",),
         "phone": ("phone number", "phone", "cell number", "mobile number", "cell", "mobile"),
         "email": ("email", "e-mail"),
@@ -1335,6 +1356,8 @@ PACK: Final = LanguagePack(
         r"\bmake\s+a\s+(?:change|correction)\b",
         r"\bsomething\s+else\b",
         r"\b(?:another|a\s+different)\s+(?:one|option|day|date|time|weekend|week|slot)\b",
+        r"\b(?:got|have|use)\s+a\s+new\s+\w+",
+        r"\b(?:add|bring)\s+(?:one\s+more|someone|another)\b",
     ),
     wrong=(
         r"\bwrong\b",
@@ -1343,5 +1366,9 @@ PACK: Final = LanguagePack(
         r"\bnot\s+correct\b",
         r"\bmistake\b",
         r"\bisn\s*t\s+right\b",
+        r"\b(?:can\s*t|cannot|can\s+not)\s+make\s+it\b",
+        r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not)\s+work\b",
+        r"\bnot\s+going\s+to\s+work\b",
+        r"\bno\s+good\b",
     ),
 )
