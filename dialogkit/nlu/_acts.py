@@ -132,17 +132,17 @@ def opener_words(language: str) -> tuple[str, ...]:
 
 CLAUSE_PAUSE: Final = re.compile(r"[,;、]\s*")
 """A pause between two clauses of one sentence."""
+_SENTENCE_OR_PAUSE: Final = re.compile(r"[,;、.!?。！？]\s*")
 
 
 def is_request(text: str, language: str = "") -> bool:
     """Whether a question asks for an action ("could you make it 8?", "모레로 바꿔 주실래요?",
     "8時にしてもらえますか"): its values are meant, unlike those of a question that asks
     about something ("how much is the suite?")."""
-    requests = pattern(language, "request", lambda p: p.request, re.IGNORECASE)
-    said = text.strip()
-    # The request may follow a remark: "I can't do that day after all, could we move it …?"
-    tails = (said, *(said[pause.end() :] for pause in CLAUSE_PAUSE.finditer(said)))
-    return any(requests.search(tail) for tail in tails)
+    requests = pattern(language, "request", lambda p: p.request, re.IGNORECASE | re.MULTILINE)
+    # The request may follow a remark: "I can't do that day after all, could we move it …?",
+    # "My daughter just turned sixteen. Could you get her started?"
+    return requests.search(_lines(text, normal=False)) is not None
 
 
 def asks_to_act(text: str, language: str = "") -> bool:
@@ -152,13 +152,17 @@ def asks_to_act(text: str, language: str = "") -> bool:
     are meant: "タクシーを一台手配してもらえますか" orders a taxi but names no value. The
     request may follow what led to it ("Hi! My husband's turning fifty. Can you set that up
     for us?")."""
-    asks = pattern(language, "asks_to_act", lambda p: p.asks_to_act)
-    said = text.strip()
-    tails = (said, *(said[edge.end() :] for edge in _SENTENCE_OR_PAUSE.finditer(said)))
-    return any(asks.search(normalize(tail)) for tail in tails)
+    asks = pattern(language, "asks_to_act", lambda p: p.asks_to_act, re.MULTILINE)
+    return asks.search(_lines(text, normal=True)) is not None
 
 
-_SENTENCE_OR_PAUSE: Final = re.compile(r"[,;、.!?。！？]\s*")
+def _lines(text: str, *, normal: bool) -> str:
+    """``text`` with each sentence and clause on a line of its own (each normalised with
+    ``normal``): a pattern anchored with ``^`` in multi-line mode tries every one of them
+    in one linear search, where trying what follows each pause would cost the square of the
+    text's length."""
+    pieces = _SENTENCE_OR_PAUSE.split(text.strip())
+    return "\n".join(normalize(piece) if normal else piece for piece in pieces)
 
 
 @lru_cache(maxsize=8192)

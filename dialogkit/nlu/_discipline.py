@@ -55,6 +55,13 @@ def label_in(value: str, labels: Iterable[str]) -> str | None:
     return None
 
 
+def _label_span(text: str, labels: Iterable[str]) -> tuple[int, int] | None:
+    """Where the longest label said in ``text`` as a word of its own is."""
+    said = nouns_pattern(tuple(label.lower() for label in labels))
+    spans = [match.span() for match in said.finditer(text.lower())]
+    return max(spans, key=lambda span: span[1] - span[0], default=None)
+
+
 def _squash(text: str) -> str:
     return _SPACES.sub(" ", text.lower()).strip()
 
@@ -111,9 +118,9 @@ def said_wrong(
     change or prefers otherwise ("수거 시간을 좀 바꾸고 싶어요", "名前のところ、修正をお願い
     したい", "좀 더 늦은 오후면 좋겠어요"; not "no need to change the name"): each is to be
     cleared and asked again. A slot is named by its declared nouns or its kind's label words;
-    else by saying again the value it ``held``: its option's name ("could we swap out the
-    standard option?") or the value it was ``heard`` to hold ("세 시엔 안 되겠네요"); else by
-    its kind's hints (a part of the day for a time, "that weekend" for a date). A slot a new
+    else by its kind's hints (a part of the day for a time, "that weekend" for a date); else
+    by saying again the value it ``held``: its option's name ("could we swap out the standard
+    option?") or the value it was ``heard`` to hold ("세 시엔 안 되겠네요"). A slot a new
     value was heard for is not named, nor one named with its held value as the value to
     change to ("날짜를 모레로 바꿔 주세요" when that is the date held). At a node that asks
     which value to change (``choosing``), naming one is asking to change it ("苗字のところ
@@ -126,9 +133,7 @@ def said_wrong(
         return []
     held, heard = held or {}, heard or {}
     unheard = {name: slot for name, slot in slots.items() if name not in heard}
-    named = [
-        name for name, slot in unheard.items() if label_in(text, slot_labels(name, slot, language))
-    ]
+    named = [name for name in _named(text, slots, language) if name in unheard]
     if named:
         return named
     # A value said again points at its slot ("그 주말에 … 딴 요일로 옮겨야겠어요"), unless
@@ -141,14 +146,32 @@ def said_wrong(
         if name in slots
         and (wrong or not (says_new or label_in(text, slot_labels(name, slots[name], language))))
     }
-    repeated = _repeated(text, slots, held, referenced)
-    if repeated:
-        return repeated
-    # "Could we push it to the afternoon?": a part of the day points at the time.
+    # "Could we push it to the afternoon?": a part of the day points at the time, before
+    # a value said in passing ("Thursday itself is fine, but the afternoon is out").
+    hinted = [
+        name
+        for name, slot in slots.items()
+        if (name in unheard or name in referenced)
+        and label_in(text, change_hints(language, slot_kind(name, slot)))
+    ]
+    return hinted or _repeated(text, slots, held, referenced)
+
+
+def _named(text: str, slots: Mapping[str, Slot], language: str) -> list[str]:
+    """The slots ``text`` names by a noun or label, but for one whose noun lies within
+    another's ("lesson" in "the type of lesson")."""
+    spans = {
+        name: span
+        for name, slot in slots.items()
+        if (span := _label_span(text, slot_labels(name, slot, language))) is not None
+    }
     return [
         name
-        for name, slot in unheard.items()
-        if label_in(text, change_hints(language, slot_kind(name, slot)))
+        for name, (start, end) in spans.items()
+        if not any(
+            (other_start, other_end) != (start, end) and other_start <= start and end <= other_end
+            for other_start, other_end in spans.values()
+        )
     ]
 
 

@@ -439,7 +439,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if quantity is None and len(group) > 1:
             # a group that does not read as one number may still hold one at its start
             quantity = _quantity(text, group[:1])
-        if quantity is not None and _begins_a_word(text, quantity):
+        if quantity is not None and (_begins_a_word(text, quantity) or _at_all(text, quantity)):
             continue
         if quantity is not None and not any(
             said.start <= quantity.start < said.end for said in spoken
@@ -464,6 +464,11 @@ def _begins_a_word(text: str, quantity: Quantity) -> bool:
         and all(character in _KANJI for character in said)
         and _IDEOGRAPH.match(text, quantity.end) is not None
     )
+
+
+def _at_all(text: str, quantity: Quantity) -> bool:
+    """Whether a number says "at all" ("하나도 모르겠어요", "一つも分からない")."""
+    return pattern("", "at_all", lambda p: p.at_all).match(text, quantity.counter_end) is not None
 
 
 def find_quantities(text: str) -> tuple[Quantity, ...]:

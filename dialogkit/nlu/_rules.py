@@ -483,6 +483,21 @@ def _drop_refused_text(request: NLURequest, entities: dict[str, Any]) -> None:
         del entities[name]
 
 
+def _answering(request: NLURequest, entities: dict[str, Any]) -> dict[str, Any]:
+    """The values that answer the node: of a slot it collects, or a correction of one it
+    reads back. A value said early at a greeting that takes it ("이번 주말에 제주도 가는데
+    …") answers nothing yet: what the speaker wants is still to be understood."""
+    node = request.node
+    filled = request.filled_slots
+    return {
+        name: value
+        for name, value in entities.items()
+        if name in node.collect_slots
+        or name == request.expected_slot
+        or filled.get(name) not in (None, "")
+    }
+
+
 def _values_confidence(entities: dict[str, Any], text: str, language: str) -> float:
     """How sure the rules are of a turn that names values and no intent: sure, unless a
     question names them only to ask about them (``ASKED_VALUES_SCORE``)."""
@@ -901,7 +916,10 @@ class RuleNLU:
             intent=intent,
             entities=entities,
             confidence=round(
-                confidence if intent else _values_confidence(entities, text, language), 3
+                confidence
+                if intent
+                else _values_confidence(_answering(request, entities), text, language),
+                3,
             ),
             dialogue_act="correct"
             if corrects

@@ -170,6 +170,9 @@ class LanguagePack:
     friends", "저랑 제 친구 한 명이요", "私と友達一人です"): one more (normalised text). In
     Korean and Japanese only before companions that may be many: "저랑 아내 둘이요" and
     "私と妻の二人です" count the speaker already."""
+    at_all: tuple[str, ...] = ()
+    """Patterns right after a number (and its counter) that make it "at all" ("하나도
+    모르겠어요", "一つも分からない"): it counts nothing."""
     whole_group: tuple[str, ...] = ()
     """Patterns right after a count of people that make it the whole party ("둘이서": the
     two of us): nothing is added to it, whoever was named before ("저랑 제 친구 둘이서")."""

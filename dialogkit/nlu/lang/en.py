@@ -937,7 +937,8 @@ PACK: Final = LanguagePack(
     ),
     request=(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
-        r"actually|sorry|then|and|but|also|no|yes|wait)\W+){0,3}(?:can|could|would|will)\s+"
+        r"actually|sorry|then|and|but|also|no|yes|wait|hi|hello|hey)\W+){0,3}(?:can|could|would|"
+        r"will)\s+"
         r"(?:you|i|we|they|someone|somebody)\s+(?:please\s+)?(?:change|make|move|switch|set|put|bring|push|book|have|come|swap|"
         r"get|reserve|do|add|go\s+with|take|order|rent|buy|grab)\b",
         r"^(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to)\s+(?:change|make|move|"
@@ -983,6 +984,7 @@ PACK: Final = LanguagePack(
     ),
     rejected_after=(r"\binstead of\b", r"\brather than\b", r",\s*not\b"),
     rejects_before=(
+        r"\b(?:don['’\s]*t|do\s+not)\s+(?:think|believe|feel\s+like)\s+(?:the\s+|a\s+|an\s+)?$",
         r"(?:\bdon['’\s]*t|\bdo\s+not|\bdidn['’\s]*t|\bwon['’\s]*t|\bnot|\bno|\bnever|\bwithout|\bexcept|\bbut|\bhate)\s+(?:(?:want|need|like|take|book|get|go\s+for|want\s+to\s+\w+)\s+)?(?:the\s+|a\s+|an\s+|any\s+)?$",
     ),
     rejects_after=(r"\s*(?:is|s)?\s*(?:not|isn['’\s]*t)\s+(?:what|ok|okay|good|fine|right)\b",),
@@ -1315,6 +1317,9 @@ PACK: Final = LanguagePack(
             "next month",
             "which day",
             "what day",
+            "a day later",
+            "a day earlier",
+            "by a day",
         ),
         "choice": (
             "something else",
@@ -1357,6 +1362,7 @@ PACK: Final = LanguagePack(
         r"\bsomething\s+else\b",
         r"\b(?:another|a\s+different)\s+(?:one|option|day|date|time|weekend|week|slot)\b",
         r"\b(?:got|have|use)\s+a\s+new\s+\w+",
+        r"\b(?:shuffle|rearrange)\b",
         r"\b(?:add|bring)\s+(?:one\s+more|someone|another)\b",
     ),
     wrong=(
@@ -1368,6 +1374,8 @@ PACK: Final = LanguagePack(
         r"\bisn\s*t\s+right\b",
         r"\b(?:can\s*t|cannot|can\s+not)\s+make\s+it\b",
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not)\s+work\b",
+        r"\b(?:won\s*t|not)\s+be\s+able\s+to\s+make\s+it\b",
+        r"\b(?:is|s|are)\s+out\s+for\s+(?:me|us)\b",
         r"\bnot\s+going\s+to\s+work\b",
         r"\bno\s+good\b",
     ),
