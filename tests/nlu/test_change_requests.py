@@ -185,6 +185,13 @@ def one_slot_read_back(
     return Scenario.from_dict(graph)
 
 
+def changed(language: str, slot: str, declared: dict[str, Any], held: Any, said: str) -> str | None:
+    """The intent the rules read in ``said`` at the read-back of ``one_slot_read_back``
+    holding ``held`` ("redo" when it asks to change the value)."""
+    scenario = one_slot_read_back(slot, declared, {"examples": ["redo please"]}, language)
+    return analyse(scenario, "confirm", said, None, {slot: held}).intent
+
+
 def address_read_back() -> Scenario:
     """A read-back whose own intent for changing the address is said by its example."""
     address = {"type": "text", "kind": "address", "prompt": "Where?"}

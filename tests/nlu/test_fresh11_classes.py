@@ -18,7 +18,7 @@ from dialogkit.nlu._discipline import said_wrong
 from dialogkit.scenario.model import Slot
 from tests.helpers import make_graph
 from tests.nlu.reading import analyse
-from tests.nlu.test_change_requests import FILLED, one_slot_read_back, read_back
+from tests.nlu.test_change_requests import FILLED, changed, read_back
 from tests.nlu.test_fresh9_classes import greeting
 from tests.nlu.test_pack_fillers import stored
 
@@ -64,8 +64,7 @@ def test_a_polite_request_in_the_negative_negates_nothing(said: str, negated: bo
 def test_moving_it_is_the_change(
     language: str, slot: str, declared: dict[str, Any], held: Any, said: str
 ) -> None:
-    scenario = one_slot_read_back(slot, declared, {"examples": ["redo please"]}, language)
-    assert analyse(scenario, "confirm", said, None, {slot: held}).intent == "redo"
+    assert changed(language, slot, declared, held, said) == "redo"
 
 
 def lessons() -> Scenario:

@@ -14,7 +14,7 @@ import pytest
 from dialogkit import Engine, Scenario
 from dialogkit.nlu._acts import asks_about_values
 from tests.nlu.reading import analyse, intent_step
-from tests.nlu.test_change_requests import FILLED, one_slot_read_back, read_back
+from tests.nlu.test_change_requests import FILLED, changed, read_back
 from tests.nlu.test_pack_fillers import stored
 
 
@@ -65,10 +65,9 @@ def test_a_read_back_said_to_be_a_problem_is_a_no(language: str, said: str) -> N
     ],
 )
 def test_moving_it_later_or_choosing_again_is_the_change(
-    language: str, slot: str, declared: dict[str, object], held: str, said: str
+    language: str, slot: str, declared: dict[str, Any], held: str, said: str
 ) -> None:
-    scenario = one_slot_read_back(slot, declared, {"examples": ["redo please"]}, language)
-    assert analyse(scenario, "confirm", said, None, {slot: held}).intent == "redo"
+    assert changed(language, slot, declared, held, said) == "redo"
 
 
 @pytest.mark.parametrize(
