@@ -133,7 +133,12 @@ def said_wrong(
         return []
     held, heard = held or {}, heard or {}
     unheard = {name: slot for name, slot in slots.items() if name not in heard}
-    named = [name for name in _named(text, slots, language) if name in unheard]
+    hints = [
+        span
+        for name, slot in slots.items()
+        if (span := _label_span(text, change_hints(language, slot_kind(name, slot))))
+    ]
+    named = [name for name in _named(text, slots, language, hints) if name in unheard]
     if named:
         return named
     # A value said again points at its slot ("그 주말에 … 딴 요일로 옮겨야겠어요"), unless
@@ -157,20 +162,24 @@ def said_wrong(
     return hinted or _repeated(text, slots, held, referenced)
 
 
-def _named(text: str, slots: Mapping[str, Slot], language: str) -> list[str]:
+def _named(
+    text: str, slots: Mapping[str, Slot], language: str, hints: list[tuple[int, int]]
+) -> list[str]:
     """The slots ``text`` names by a noun or label, but for one whose noun lies within
-    another's ("lesson" in "the type of lesson")."""
+    another's ("lesson" in "the type of lesson") or within a hint (``hints``: "day" in "later
+    in the day")."""
     spans = {
         name: span
         for name, slot in slots.items()
         if (span := _label_span(text, slot_labels(name, slot, language))) is not None
     }
+    wider = [*spans.values(), *hints]
     return [
         name
         for name, (start, end) in spans.items()
         if not any(
             (other_start, other_end) != (start, end) and other_start <= start and end <= other_end
-            for other_start, other_end in spans.values()
+            for other_start, other_end in wider
         )
     ]
 
@@ -239,7 +248,7 @@ def _without_label(value: str, labels: tuple[str, ...]) -> str | None:
     for label in labels:
         match = re.match(
             rf"^\s*(?:[가-힣]{{1,3}}\s+|my\s+|the\s+)?{re.escape(label)}"
-            rf"(?:은|는|이|가|을|를|요|:|\s+is|\s*['’]s)?[\s?？:,.]*",
+            rf"(?::|\s+is|\s*['’]s|(?:은|는|이|가|을|를)요?|요)?[\s?？:,.]*",
             value,
             re.IGNORECASE,
         )

@@ -554,7 +554,10 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
         found = next((name for name in whole if not is_relation(name)), None)
         if found is not None:
             return found or INVALID
-        names = [name for name in parts if name and not is_relation(name)]
+        # A clause that is only a hesitation ("받으실 분은요, 음, 박서연 씨예요") names nobody.
+        names = [
+            name for name in parts if name and not is_relation(name) and not is_interjection(name)
+        ]
         if names:
             fuller = [
                 n

@@ -25,6 +25,7 @@ from dialogkit.nlu._acts import (
     asks_about_values,
     asks_to_act,
     asks_to_be_told,
+    clauses_of,
     corrected_in_place,
     correction,
     ends_in_withdrawal,
@@ -123,7 +124,7 @@ DIALOGUE_ACTS: Final = {
     "repeat": "request_repeat",
     "thanks": "thanks",
 }
-_PARTICLE = re.compile(r"^(?:은|는|이|가|을|를|요|\s+is)?[\s?？:,.]*")
+_PARTICLE = re.compile(r"^(?:\s+is|(?:은|는|이|가|을|를)요?|요)?[\s?？:,.]*")
 _UNDER_LABEL: Final = re.compile(r"^\s*(?:으로|로)[^,，、.。]*[,，、.。]?\s*")
 """A label followed by "으로" ("남편 이름으로요", "제 이름으로 해 주세요, 박서연이에요") ends
 its clause: the value, if any, is in the next one."""
@@ -546,19 +547,21 @@ def _asks_for_the_offer(request: NLURequest, text: str) -> bool:
     """Whether the utterance asks the bot to do something, or says the speaker wants to,
     without saying what in the scenario's words ("can you set that up for us?", "그거 하나
     잡아 주세요", "一回ほぐしに伺いたいなと思いまして"): at a node that offers one action, that
-    action. A request to be told
-    something, a withdrawal or a negated request asks for none, and a node that asks for a
-    value takes the request as its answer."""
+    action. A request to be told something, a withdrawal or a negated request asks for none
+    (a negation in the reason before it does not: "土いじりってやったことないんですけど、一回
+    作ってみたくて"), and a node that asks for a value takes the request as its answer."""
     language = request.scenario.language
     if request.expected_slot is not None or request.node.collect_slots:
         return False
-    if not (
-        asks_to_act(text, language) or is_request(text, language) or wants_to_act(text, language)
-    ):
-        return False
-    return not (
+    asking = [
+        clause
+        for clause in clauses_of(text)
+        if asks_to_act(clause, language)
+        or is_request(clause, language)
+        or wants_to_act(clause, language)
+    ]
+    return any(not is_negated(clause, language) for clause in asking) and not (
         asks_to_be_told(text, language)
-        or is_negated(text, language)
         or is_withdrawal(text, language)
         or ends_in_withdrawal(text, language)
     )
@@ -811,7 +814,14 @@ class RuleNLU:
             intent, confidence = None, 0.0
         if confidence <= INTENT_THRESHOLD:
             intent = None
-        offered = index.offered_action(request.node.id) if intent is None else None
+        # A question intent heard only by resemblance ("Could one of your teachers work with
+        # my son?" resembles "who are your teachers?") yields to a request to act.
+        resembled = (
+            intent is not None
+            and confidence < KEYWORD_SCORE
+            and only_asks(request.intents.get(intent), request.scenario.language)
+        )
+        offered = index.offered_action(request.node.id) if intent is None or resembled else None
         if offered is not None and _asks_for_the_offer(request, text):
             # "Could you set that up for us?" at a greeting that offers one thing to do.
             intent, confidence = offered, REQUEST_SCORE

@@ -287,6 +287,7 @@ def test_a_dash_ends_a_clause_as_a_comma_does(text: str) -> None:
         ("ko", "아, 생각해 보니까 이번 달 카드값이 너무 많이 나와서... 그냥 다음 기회로 미룰게요."),
         ("ja", "今月はちょっと厳しいので、次の機会にします"),
         ("ko", "음... 다 듣고 보니까 그냥 집에 데리고 있는 게 낫겠어요. 이번엔 넘어갈게요."),
+        ("en", "Actually my husband already found someone, so we won't be needing this after all."),
     ],
 )
 def test_a_withdrawal_with_its_reason_is_the_cancel_intent(language: str, text: str) -> None:

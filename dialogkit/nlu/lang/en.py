@@ -50,6 +50,8 @@ _WITHDRAWALS: Final = (
     "we won't be coming",
     "we won't be needing them",
     "we won't be needing it",
+    "we won't be needing this",
+    "we won't need this",
     "i won't be needing it",
     "don't go ahead with it",
     "scratch all of it",
@@ -934,6 +936,7 @@ PACK: Final = LanguagePack(
         r"\b(?:i|we)\s*(?:d|would)\s+(?:like|love)\s+to\s+(?!know\b|ask\b|cancel\b|check\b)",
         r"\b(?:i|we)\s+(?:want|wanna|hope)\s+to\s+(?!know\b|ask\b|cancel\b|check\b)",
         r"\b(?:i\s*m|we\s*re)\s+(?:hoping|looking|wanting)\s+to\s+(?!know\b|ask\b|cancel\b)",
+        r"\bcould\s+(?:really\s+)?use\s+(?:some(?:one|body)?|a|an|help)\b",
     ),
     request=(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
@@ -1237,6 +1240,9 @@ PACK: Final = LanguagePack(
             "pricey",
             "going rate",
             "what do you charge",
+            "how much cash should",
+            "how much money should",
+            "how much should i bring",
         ),
         ("parking", "somewhere to park", "where to park", "where do i park", "valet"),
         (
@@ -1363,6 +1369,7 @@ PACK: Final = LanguagePack(
         r"\b(?:another|a\s+different)\s+(?:one|option|day|date|time|weekend|week|slot)\b",
         r"\b(?:got|have|use)\s+a\s+new\s+\w+",
         r"\b(?:shuffle|rearrange)\b",
+        r"\b(?:go|come|do\s+it|make\s+it)\s+(?:a\s+bit\s+|a\s+little\s+)?(?:earlier|later)\b",
         r"\b(?:add|bring)\s+(?:one\s+more|someone|another)\b",
     ),
     wrong=(
