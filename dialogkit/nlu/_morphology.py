@@ -99,6 +99,8 @@ wondering whether ("제대로 들어갔는지 궁금해서요", "들어가 있�
 say so)."""
 _JA_NEGATED_AFTER = r"(?![^\s]{0,3}(?:ない|なかっ|ません|ず|かどうか))"
 _EN_NEGATED_BEFORE = r"(?<!not )(?<!n t )(?<!n't )(?<!never )(?<!no )"
+_EN_OBJECTS: Final = frozenset({"it", "them", "that", "this"})
+_EN_PARTICLE_AFTER = r"(?!\s+(?:off|out|up|over|around)\b)"
 
 
 _STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
@@ -143,7 +145,9 @@ def keyword_pattern(keyword: str) -> re.Pattern[str]:
             parts[-1] = f"{last}(?:{re.escape(word[-1])}?(?:ed|ing)|s|es|d)?"
         body = r"\s+".join(parts)
         before = "" if negating else _EN_NEGATED_BEFORE
-        return re.compile(rf"{before}(?<![a-z0-9]){body}(?![a-z0-9])")
+        # "drop it" is not said by "drop it off": a particle after the object is another verb.
+        after = _EN_PARTICLE_AFTER if word.split()[-1] in _EN_OBJECTS else ""
+        return re.compile(rf"{before}(?<![a-z0-9]){body}(?![a-z0-9]){after}")
     gap = _KO_GLUED + _KO_GAP if _HANGUL.search(word) else _KO_GAP
     body = gap.join(re.escape(part) for part in word.split())
     if word.endswith("하") and (len(word.replace(" ", "")) >= 3 or " " in word):

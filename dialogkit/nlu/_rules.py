@@ -697,9 +697,10 @@ def _changer(
 ) -> str | None:
     """The scenario's own intent for changing the one slot the utterance says is wrong or
     asks to change ("수거 시간을 좀 바꾸고 싶어요" -> the intent whose transition clears the
-    pick-up time, ``ScenarioIndex.changers``), when the rules heard no intent, a no, or the
-    intent that changes another slot; None when no single such intent is usable here, or
-    when the utterance gives the new value ("이름을 김민준으로 바꿔 주세요" is the value)."""
+    pick-up time, ``ScenarioIndex.changers``), when the rules heard no intent, a no, a yes
+    ("you've got it spelled wrong" says "got it"), or the intent that changes another
+    slot; None when no single such intent is usable here, or when the utterance gives the
+    new value ("이름을 김민준으로 바꿔 주세요" is the value)."""
     index = request.scenario.index
     usable = index.node(request.node.id).intents
     by_slot = {
@@ -708,7 +709,7 @@ def _changer(
         if (found := (names if usable is None else names & usable) & request.intents.keys())
     }
     if not by_slot or (
-        heard not in (None, "deny") and not any(heard in n for n in by_slot.values())
+        heard not in (None, "deny", "affirm") and not any(heard in n for n in by_slot.values())
     ):
         return None
     slots = {name: slot for name in by_slot if (slot := request.scenario.slot(name)) is not None}

@@ -57,6 +57,7 @@ def faq(language: str) -> Scenario:
         ("ko", "파마는 몇 만 원 선이에요?", "ask_prices"),
         ("ko", "손이랑 발 둘 다 하면 돈이 꽤 깨지나요?", "ask_prices"),
         ("ko", "당일에 얼마 챙겨 가면 될까요?", "ask_prices"),
+        ("ko", "근데 한 번 받으면 돈이 어느 정도 깨져요?", "ask_prices"),
         ("ja", "ちなみに、当日は現金でどのくらい持っていけば足りますかね？", "ask_prices"),
         ("en", "How much cash should I bring on the day?", "ask_prices"),
         ("ja", "振袖って、お財布的にはどのくらい見ておけばいいですか？", "ask_prices"),

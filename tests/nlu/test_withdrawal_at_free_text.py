@@ -288,6 +288,10 @@ def test_a_dash_ends_a_clause_as_a_comma_does(text: str) -> None:
         ("ja", "今月はちょっと厳しいので、次の機会にします"),
         ("ko", "음... 다 듣고 보니까 그냥 집에 데리고 있는 게 낫겠어요. 이번엔 넘어갈게요."),
         ("en", "Actually my husband already found someone, so we won't be needing this after all."),
+        ("en", "Actually, scratch all that. My brother-in-law says he'll sort it out for me."),
+        ("ko", "아무래도 이번엔 접어야겠어요. 다음에 다시 전화드릴게요."),
+        ("ko", "아, 남편이랑 얘기해 봤는데 이번 달은 병원 안 가기로 정했어요."),
+        ("ja", "連れが急に来られなくなっちゃったんで、この話はなしでお願いします"),
     ],
 )
 def test_a_withdrawal_with_its_reason_is_the_cancel_intent(language: str, text: str) -> None:

@@ -31,6 +31,8 @@ _WITHDRAWALS: Final = (
     "skip it",
     "scrap that",
     "scrap all of that",
+    "scrap all that",
+    "scratch all that",
     "i'll pass",
     "i'll pass on this",
     "i'll hold off",
@@ -921,6 +923,8 @@ PACK: Final = LanguagePack(
         r"possibly\s+|just\s+)?(?!be\b|tell\b|say\b|explain\b|let\s+me\s+know\b|describe\b|"
         r"remind\b|show\b|give\s+me\s+(?:an?\s+)?(?:idea|sense)\b)[a-z]+",
         r"^(?:(?:oh|ok|okay|so|well|then|and|also)\s+){0,2}would\s+you\s+mind\s+[a-z]+ing\b",
+        r"\bany\s+chance\s+(?:you|y\s*all|you\s+guys|you\s+folks|someone)\s+(?:could|can|would)\s+"
+        r"(?!tell\b|say\b|explain\b)[a-z]+",
         # The speaker asking to have or do something now; "can I cancel later?" asks about
         # a policy, and a question about when, fees or conditions stays one.
         r"^(?:(?:oh|ok|okay|hmm|um|so|well|actually|then|and|but|also|wait)\s+){0,3}"
@@ -1369,6 +1373,7 @@ PACK: Final = LanguagePack(
         r"\b(?:another|a\s+different)\s+(?:one|option|day|date|time|weekend|week|slot)\b",
         r"\b(?:got|have|use)\s+a\s+new\s+\w+",
         r"\b(?:shuffle|rearrange)\b",
+        r"\binstead\b",
         r"\b(?:go|come|do\s+it|make\s+it)\s+(?:a\s+bit\s+|a\s+little\s+)?(?:earlier|later)\b",
         r"\b(?:add|bring)\s+(?:one\s+more|someone|another)\b",
     ),
