@@ -133,12 +133,12 @@ def said_wrong(
         return []
     held, heard = held or {}, heard or {}
     unheard = {name: slot for name, slot in slots.items() if name not in heard}
-    hints = [
-        span
+    hints = {
+        name: span
         for name, slot in slots.items()
         if (span := _label_span(text, change_hints(language, slot_kind(name, slot))))
-    ]
-    named = [name for name in _named(text, slots, language, hints) if name in unheard]
+    }
+    named = [name for name in _named(text, slots, language, [*hints.values()]) if name in unheard]
     if named:
         return named
     # A value said again points at its slot ("그 주말에 … 딴 요일로 옮겨야겠어요"), unless
@@ -153,12 +153,7 @@ def said_wrong(
     }
     # "Could we push it to the afternoon?": a part of the day points at the time, before
     # a value said in passing ("Thursday itself is fine, but the afternoon is out").
-    hinted = [
-        name
-        for name, slot in slots.items()
-        if (name in unheard or name in referenced)
-        and label_in(text, change_hints(language, slot_kind(name, slot)))
-    ]
+    hinted = [name for name in hints if name in unheard or name in referenced]
     return hinted or _repeated(text, slots, held, referenced)
 
 
