@@ -121,7 +121,7 @@ def said_wrong(
     else by its kind's hints (a part of the day for a time, "that weekend" for a date); else
     by saying again the value it ``held``: its option's name ("could we swap out the standard
     option?") or the value it was ``heard`` to hold ("세 시엔 안 되겠네요"). A slot a new
-    value was heard for is not named, nor one named with its held value as the value to
+    value was heard for is never named, nor one named with its held value as the value to
     change to ("날짜를 모레로 바꿔 주세요" when that is the date held). At a node that asks
     which value to change (``choosing``), naming one is asking to change it ("苗字のところ
     です", "the phone number one")."""
@@ -132,7 +132,10 @@ def said_wrong(
     if not (wrong or change):
         return []
     held, heard = held or {}, heard or {}
+    # A slot a new value was heard for is never named: the value is the change.
+    again = {name for name, value in heard.items() if says_again(held.get(name), value)}
     unheard = {name: slot for name, slot in slots.items() if name not in heard}
+    unchanged = {name: slot for name, slot in slots.items() if name not in heard or name in again}
     hints = {
         name: span
         for name, slot in slots.items()
@@ -144,17 +147,17 @@ def said_wrong(
     # A value said again points at its slot ("그 주말에 … 딴 요일로 옮겨야겠어요"), unless
     # the slot is named with it as the value to change to ("날짜를 모레로 바꿔 주세요") or a
     # new value is what the change asks for ("二人なので、ツインの方がいいですね").
-    says_new = any(not says_again(held.get(name), value) for name, value in heard.items())
+    says_new = len(again) < len(heard)
     referenced = {
-        name: value
-        for name, value in heard.items()
+        name: heard[name]
+        for name in again
         if name in slots
         and (wrong or not (says_new or label_in(text, slot_labels(name, slots[name], language))))
     }
     # "Could we push it to the afternoon?": a part of the day points at the time, before
     # a value said in passing ("Thursday itself is fine, but the afternoon is out").
     hinted = [name for name in hints if name in unheard or name in referenced]
-    return hinted or _repeated(text, slots, held, referenced)
+    return hinted or _repeated(text, unchanged, held, referenced)
 
 
 def _named(

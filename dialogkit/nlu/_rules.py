@@ -420,9 +420,8 @@ class RuleIndex:
             own = index.node(node_id).own_intents
             actions = [
                 name
-                for name in sorted(own)
-                if not own & changing
-                and name in self.intents
+                for name in sorted(own if not own & changing else ())
+                if name in self.intents
                 and name not in BUILTIN_INTENTS
                 and name not in index.ending_intents
                 and name not in changing

@@ -19,7 +19,7 @@ from dialogkit.engine.turn.data import Move, TurnInput, turn_scope
 from dialogkit.engine.turn.slots import accept_values, missing_slots
 from dialogkit.nlg import _phrases as phrases
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
-from dialogkit.nlu._discipline import said_wrong, says_again
+from dialogkit.nlu._discipline import said_wrong
 from dialogkit.nlu._morphology import keyword_in, normalize
 from dialogkit.nlu._result import NLUResult
 from dialogkit.scenario.conditions import CompiledConditions
@@ -128,24 +128,16 @@ def ask_again(
     intents other than a no (the scenario's own "change the time" decides where it goes)."""
     own = scenario.index.node(node.id).own_intents
     changes = nlu.intent is None or nlu.intent == "deny" or nlu.intent not in own
-
-    def says_new(name: str) -> bool:
-        return any(
-            name in said and not says_again(held.get(name), said[name])
-            for said in (accepted, nlu.entities)
-        )
-
     readable = {
         name: slot
         for name in node.accept_slots
         if name not in node.collect_slots
-        and not says_new(name)
         and held.get(name) not in (None, "")
         and (slot := scenario.slot(name)) is not None
     }
-    language = scenario.language
+    heard = {**nlu.entities, **accepted}
     for name in said_wrong(
-        text, readable, language, changes=changes, held=held, heard=nlu.entities
+        text, readable, scenario.language, changes=changes, held=held, heard=heard
     ):
         collector = next((n for n in scenario.nodes if name in n.collect_slots), None)
         if collector is not None:
