@@ -21,7 +21,7 @@ The engine resolves which name a session uses (request value, then
 from __future__ import annotations
 
 import logging
-from typing import Final
+from typing import Final, cast
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
@@ -52,6 +52,9 @@ logger = logging.getLogger("dialogkit.llm.router")
 
 ANY_MODEL: Final = "*"
 """In ``DIALOGKIT_LLM_MODELS``: the default endpoint serves every name."""
+
+MAX_PROVIDERS: Final = 256
+"""NLU and NLG providers a router keeps built, oldest dropped first."""
 
 
 def _without_credentials(url: str) -> str:
@@ -119,6 +122,7 @@ class ModelRouter:
             cassette=cassette,
         )
         self._callers: dict[Endpoint | None, ModelCaller] = {}
+        self._providers: dict[tuple[str, str, bool], NLUProvider | NLGProvider] = {}
         self.embeddings = self._embedding_tier(vector_store)
         for line in self.routes():
             logger.info("model routing: %s", line)
@@ -248,8 +252,18 @@ class ModelRouter:
 
         A name nobody serves gets the rule NLU (nothing leaves the process for it), followed by
         the embedding tier when ``DIALOGKIT_EMBEDDING_MODEL`` is set; a hybrid NLU puts that
-        tier between the rules and the model.
+        tier between the rules and the model. Providers hold no per-turn state, so each is
+        built once: every turn asks for one, and a rule-decided turn should cost no more
+        than with the offline router.
         """
+        hybrid = self.settings.hybrid_nlu if hybrid is None else hybrid
+        key = ("nlu", model, hybrid)
+        provider = self._providers.get(key)
+        if provider is None:
+            provider = self._keep(key, self._build_nlu(model, hybrid))
+        return cast(NLUProvider, provider)
+
+    def _build_nlu(self, model: str, hybrid: bool) -> NLUProvider:
         from dialogkit.nlu._rules import RuleNLU
 
         caller = self._caller(model)
@@ -259,7 +273,7 @@ class ModelRouter:
                 return HybridNLU(RuleNLU(), None, threshold, embeddings=self.embeddings)
             return RuleNLU()
         provider = LLMNLU(caller, model)
-        if self.settings.hybrid_nlu if hybrid is None else hybrid:
+        if hybrid:
             return HybridNLU(RuleNLU(), provider, threshold, embeddings=self.embeddings)
         return provider
 
@@ -267,10 +281,22 @@ class ModelRouter:
         """The NLG for ``model``; a name nobody serves gets the templates."""
         from dialogkit.nlg._templates import TemplateNLG
 
-        caller = self._caller(model)
-        if caller is None:
-            return TemplateNLG()
-        return LLMNLG(caller, model)
+        key = ("nlg", model, False)
+        provider = self._providers.get(key)
+        if provider is None:
+            caller = self._caller(model)
+            built = TemplateNLG() if caller is None else LLMNLG(caller, model)
+            provider = self._keep(key, built)
+        return cast(NLGProvider, provider)
+
+    def _keep(
+        self, key: tuple[str, str, bool], provider: NLUProvider | NLGProvider
+    ) -> NLUProvider | NLGProvider:
+        # Bounded: under a ``*`` allow-list a client may invent model names.
+        if len(self._providers) >= MAX_PROVIDERS:
+            del self._providers[next(iter(self._providers))]
+        self._providers[key] = provider
+        return provider
 
     async def aclose(self) -> None:
         """Close the HTTP clients of every event loop the router was used on."""

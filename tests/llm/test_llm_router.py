@@ -135,3 +135,22 @@ def test_the_session_choice_of_hybrid_nlu_overrides_the_setting(
     provider = router.nlu("some-model", hybrid=argument)
     assert isinstance(provider, HybridNLU if hybrid else LLMNLU)
     assert isinstance(router.nlg("some-model"), LLMNLG)
+
+
+def test_providers_are_built_once_per_name_and_kept_within_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every turn asks the router for its providers; building them each time showed in the
+    rule-decided turn's latency. Invented names (a ``*`` allow-list) must not grow memory."""
+    monkeypatch.setattr("dialogkit.llm._router.MAX_PROVIDERS", 4)
+    router = ModelRouter(make_settings(openai_base_url="http://127.0.0.1:9/v1", hybrid_nlu=True))
+    nlu, nlg = router.nlu("some-model"), router.nlg("some-model")
+    assert router.nlu("some-model") is nlu
+    assert router.nlu("some-model", hybrid=True) is nlu
+    assert isinstance(router.nlu("some-model", hybrid=False), LLMNLU)
+    assert router.nlg("some-model") is nlg
+    assert router.nlu(OFFLINE_MODEL) is router.nlu(OFFLINE_MODEL)
+    for n in range(10):
+        router.nlu(f"invented-{n}")
+    assert len(router._providers) <= 4
+    assert isinstance(router.nlu("some-model"), HybridNLU)
