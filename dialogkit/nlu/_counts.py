@@ -28,7 +28,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Final
 
-from dialogkit.nlu._entities import exact, in_slot_unit
+from dialogkit.nlu._entities import changes_by, exact, in_slot_unit
 from dialogkit.nlu._kinds import slot_kind, slot_nouns
 from dialogkit.nlu._numbers import Quantity, normalize, quantities
 from dialogkit.nlu._words import nouns_pattern
@@ -74,13 +74,12 @@ def read_counts(
     normal = normalize(text)
     ordinal = pattern(language, "ordinal_after", lambda p: p.ordinal_after)
     month = pattern(language, "month_before_day", lambda p: p.month_before_day)
-    change_by = pattern(language, "change_by", lambda p: p.change_by)
     # "친구 한 명 더 와요. 세 명으로 해 주세요": a number that changes the value by that much
     # is not the value.
     found = [
         q
         for q in quantities(normal)
-        if not ordinal.match(normal, q.counter_end) and not change_by.match(normal, q.counter_end)
+        if not ordinal.match(normal, q.counter_end) and not changes_by(normal, q, language)
     ]
     found = [q for q in found if not (q.dimension == "day" and month.search(normal[: q.start]))]
     span = pattern(language, "span_after", lambda p: p.span_after)

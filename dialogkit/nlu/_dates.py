@@ -304,3 +304,15 @@ def read_date(
             if found is not None:
                 return found
     return None
+
+
+def names_its_week(text: str) -> bool:
+    """Whether a weekday or weekend in ``text`` is said with its week ("来週の土曜日", "next
+    Friday"): a correction that says so is whole, and the words it corrects add nothing."""
+    prepared = text.lower()
+    weekdays = (*_KO_WEEKDAY.finditer(prepared), *_JA_WEEKDAY.finditer(prepared))
+    return any(match.group(1) for match in weekdays) or any(
+        match.group(1)
+        for pattern in (_EN_WEEKDAY, _WEEKEND)
+        for match in pattern.finditer(prepared)
+    )

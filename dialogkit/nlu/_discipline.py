@@ -126,9 +126,15 @@ def said_wrong(
     which value to change (``choosing``), naming one is asking to change it ("苗字のところ
     です", "the phone number one")."""
     wrong = _says_wrong(text, language)
-    change = changes and (
-        not is_negated(text, language) if choosing else _asks_change(text, language)
-    )
+    if changes and choosing:
+        text = _chosen(text, language)
+    hints = {
+        name: span for name, slot in slots.items() if (span := _hinted(text, name, slot, language))
+    }
+    if changes and choosing:
+        change = bool(text)
+    else:
+        change = changes and (_asks_change(text, language) or _joins(text, slots, hints, language))
     if not (wrong or change):
         return []
     held, heard = held or {}, heard or {}
@@ -136,11 +142,6 @@ def said_wrong(
     again = {name for name, value in heard.items() if says_again(held.get(name), value)}
     unheard = {name: slot for name, slot in slots.items() if name not in heard}
     unchanged = {name: slot for name, slot in slots.items() if name not in heard or name in again}
-    hints = {
-        name: span
-        for name, slot in slots.items()
-        if (span := _label_span(text, change_hints(language, slot_kind(name, slot))))
-    }
     named = [name for name in _named(text, slots, language, [*hints.values()]) if name in unheard]
     if named:
         return named
@@ -158,6 +159,31 @@ def said_wrong(
     # a value said in passing ("Thursday itself is fine, but the afternoon is out").
     hinted = [name for name in hints if name in unheard or name in referenced]
     return hinted or _repeated(text, unchanged, held, referenced)
+
+
+def _hinted(text: str, name: str, slot: Slot, language: str) -> tuple[int, int] | None:
+    """Where ``text`` says a word of the slot's kind's ``change_hints``, and for a count of
+    people one of someone joining."""
+    hints = change_hints(language, slot_kind(name, slot))
+    if _counts_people(slot):
+        hints = (*hints, *change_hints(language, "people"))
+    return _label_span(text, hints)
+
+
+def _counts_people(slot: Slot) -> bool:
+    return (slot.unit or "").lower() in {"people", "person"}
+
+
+def _joins(
+    text: str, slots: Mapping[str, Slot], hints: Mapping[str, tuple[int, int]], language: str
+) -> bool:
+    """Whether ``text`` tells of someone joining ("友達がもう一人合流することになって", "사촌
+    동생도 한 명 같이 오겠대요"): news that asks, without a word of change, to change the count
+    of people it names by its hint."""
+    joining = change_hints(language, "people")
+    return any(
+        _counts_people(slots[name]) and _label_span(text, joining) is not None for name in hints
+    ) and not is_negated(text, language)
 
 
 def _named(
@@ -202,15 +228,32 @@ def _repeated(
     ]
 
 
+def _change_requests(language: str) -> re.Pattern[str]:
+    return pattern(language, "change_requests", lambda p: (*p.change_requests, *p.preferences))
+
+
 def _asks_change(text: str, language: str) -> bool:
     """Whether a clause of ``text`` asks to change or prefers otherwise, and does not negate
     it: "no need to change the name" asks nothing, "젤은 회사에서 못 하게 해서요, 그거 말고 딴
     메뉴로 할 수 있을까요?" gives a reason with a negation and then asks."""
-    asks = pattern(language, "change_requests", lambda p: (*p.change_requests, *p.preferences))
+    asks = _change_requests(language)
     return any(
         asks.search(normalize(said)) is not None and not is_negated(said, language)
         for said in clauses_of(text)
     )
+
+
+def _chosen(text: str, language: str) -> str:
+    """What answers "which one should I change?": the clauses of ``text`` that negate
+    nothing ("It's the cell, I don't use that one anymore" names the phone in its first);
+    nothing when a clause declines to change ("the name's fine, no need to change it")."""
+    kept = []
+    for said in clauses_of(text):
+        if not is_negated(said, language):
+            kept.append(said)
+        elif _change_requests(language).search(normalize(said)):
+            return ""
+    return " ".join(kept)
 
 
 def _says_wrong(text: str, language: str) -> bool:

@@ -173,7 +173,7 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
     normalized = normalize(text)
     for quantity in find_quantities(text):
         value = _in_unit(quantity, unit)
-        if value is None or _CHANGE_BY.match(normalized, quantity.counter_end):
+        if value is None or changes_by(normalized, quantity):
             continue
         if unit is not None and unit[0] == "age" and not plausible_age(value):
             continue
@@ -601,9 +601,19 @@ _EXTRACTORS: Final[dict[str, Callable[[Slot, str, _Reading], Any]]] = {
 
 _TOTALS: Final = pattern("", "totals", lambda p: p.totals, re.IGNORECASE)
 """What announces the sum of what was listed: the number after it is the value."""
-_CHANGE_BY: Final = pattern("", "change_by", lambda p: p.change_by)
-"""A number that changes the value by that much ("한 명 더", "一人増えた", "two more") is not
-the value itself: the slot is re-asked rather than set to the difference."""
+
+
+def changes_by(normal: str, quantity: Quantity, language: str = "") -> bool:
+    """Whether ``quantity`` changes a value by that much ("한 명 더", "一人増えた", "two more",
+    "もう一人", "동생도 한 명"): it is then not the value itself, and the slot is asked again
+    rather than set to the difference. ``normal`` is the normalised text it was read in."""
+    after = pattern(language, "change_by", lambda p: p.change_by)
+    before = pattern(language, "change_by_before", lambda p: p.change_by_before)
+    return bool(
+        after.match(normal, quantity.counter_end)
+        or before.search(normal, max(0, quantity.start - 16), quantity.start)
+    )
+
 
 _REPLACEABLE: Final = frozenset({"integer", "number", "date", "time", "phone"})
 """Types whose value may be replaced in the same sentence ("내일 말고 모레")."""

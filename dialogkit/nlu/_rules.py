@@ -44,6 +44,7 @@ from dialogkit.nlu._acts import (
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS
 from dialogkit.nlu._counts import counted_slots, people_of_kinds, read_counts, shares_numbers
+from dialogkit.nlu._dates import names_its_week
 from dialogkit.nlu._discipline import (
     admit,
     is_own_value,
@@ -467,20 +468,21 @@ class RuleIndex:
 
 
 def _drop_refused_text(request: NLURequest, entities: dict[str, Any]) -> None:
-    """Leave out a text answer to the slot asked for that no turn would take for what it is
-    (an apology alone, a clause where a name is asked: "ごめんなさい、別の手段で行くことに
-    します" names nobody): proposed, it would read as the node's answer, and the tiers above
-    would never hear what the utterance says instead."""
-    name, slot = request.expected_slot, _asked_slot(request)
-    if name is None or slot is None or slot.type not in ("text", "pattern"):
-        return
-    value = entities.get(name)
+    """Leave out a text value that no turn would take for what it is (an apology alone, a
+    clause where a name is asked: "ごめんなさい、別の手段で行くことにします" names nobody; a
+    read-back's correction "姉に替わってもらいたいんです" neither): proposed, it would read as
+    the node's answer or the new value, and the tiers above would never hear what the
+    utterance says instead."""
     language = request.scenario.language
-    if (
-        isinstance(value, str)
-        and admit(name, slot, value, question=False, asked=True, language=language) is None
-    ):
-        del entities[name]
+    for name, value in list(entities.items()):
+        slot = request.scenario.slot(name)
+        if (
+            slot is not None
+            and slot.type in ("text", "pattern")
+            and isinstance(value, str)
+            and admit(name, slot, value, question=False, asked=True, language=language) is None
+        ):
+            del entities[name]
 
 
 def _answering(request: NLURequest, entities: dict[str, Any]) -> dict[str, Any]:
@@ -692,14 +694,16 @@ def _said_after_naming(request: NLURequest, name: str, slot: Slot, text: str) ->
 
 
 def _changer(
-    request: NLURequest, text: str, heard: str | None, entities: dict[str, Any]
+    request: NLURequest, text: str, heard: str | None, confidence: float, entities: dict[str, Any]
 ) -> str | None:
     """The scenario's own intent for changing the one slot the utterance says is wrong or
     asks to change ("수거 시간을 좀 바꾸고 싶어요" -> the intent whose transition clears the
     pick-up time, ``ScenarioIndex.changers``), when the rules heard no intent, a no, a yes
-    ("you've got it spelled wrong" says "got it"), or the intent that changes another
-    slot; None when no single such intent is usable here, or when the utterance gives the
-    new value ("이름을 김민준으로 바꿔 주세요" is the value)."""
+    ("you've got it spelled wrong" says "got it"), the intent that changes another slot,
+    or another intent only by a weak resemblance ("It's the cell, I don't use that one
+    anymore" is not "I don't want the visit anymore"); None when no single such intent is
+    usable here, or when the utterance gives the new value ("이름을 김민준으로 바꿔 주세요" is
+    the value)."""
     index = request.scenario.index
     usable = index.node(request.node.id).intents
     by_slot = {
@@ -707,12 +711,14 @@ def _changer(
         for slot, names in index.changers.items()
         if (found := (names if usable is None else names & usable) & request.intents.keys())
     }
+    language = request.scenario.language
     if not by_slot or (
-        heard not in (None, "deny", "affirm") and not any(heard in n for n in by_slot.values())
+        heard not in (None, "deny", "affirm")
+        and not any(heard in n for n in by_slot.values())
+        and (confidence >= KEYWORD_SCORE or is_question(text, language))
     ):
         return None
     slots = {name: slot for name in by_slot if (slot := request.scenario.slot(name)) is not None}
-    language = request.scenario.language
     # Asked which value to change, the one named is the answer; "체크카드 맞죠?" asks back.
     choosing = request.node.id in index.asks_what_to_change and not is_question(text, language)
     named = said_wrong(
@@ -889,7 +895,7 @@ class RuleNLU:
         said_no = declines or (act is not None and act.act == "deny" and said_apart(text))
         if asked is not None and asked.type == "boolean" and intent == "deny" and said_no:
             entities.setdefault(request.expected_slot or "", False)
-        changer = _changer(request, text, intent, entities)
+        changer = _changer(request, text, intent, confidence, entities)
         if changer is not None:
             intent, confidence = changer, max(confidence, KEYWORD_SCORE)
         # A no that names a new value is a correction; a no that answers a yes/no slot is not.
@@ -1069,7 +1075,10 @@ def _completed(
     """A correction's value, completed from what it corrects where the new part is only a
     piece of it: "5월 17일, 아 아니 18일" is May 18th, "午後の2時…いや、3時" is 3 pm, and
     "来週の火曜日…あ、違う、水曜日" next week's Wednesday."""
-    for reading in corrected_in_place(text, request.scenario.language):
+    language = request.scenario.language
+    if slot.type == "date" and names_its_week(correction(text, language) or ""):
+        return said  # "再来週…いや、来週の土曜日": the new part is whole
+    for reading in corrected_in_place(text, language):
         fuller = _extract_not_own(request, name, slot, reading, True, frame)
         if fuller is not INVALID and (said is INVALID or _refines(slot, said, fuller)):
             return fuller

@@ -109,6 +109,9 @@ def test_a_correction_that_names_a_piece_replaces_the_end_before_it(
         ("en", {"type": "time"}, "8 pm, no wait, 9", "21:00"),
         ("ja", {"type": "date"}, "来週の火曜日…あ、違う、水曜日で", "2026-12-02"),
         ("en", {"type": "date"}, "next Tuesday, no wait, Wednesday", "2026-12-02"),
+        ("ja", {"type": "date"}, "えっと、再来週…いや、来週の土曜日にします", "2026-12-05"),
+        ("ko", {"type": "date"}, "다다음 주… 아니 다음 주 토요일로 할게요", "2026-12-05"),
+        ("en", {"type": "date"}, "two weeks out... no wait, next Saturday", "2026-12-05"),
         (
             "ko",
             {"type": "phone"},

@@ -51,6 +51,9 @@ class LanguagePack:
     change_by: tuple[str, ...] = ()
     """Words after a number that change a value by it ("한 명 더", "two more", "一人増えた"):
     the number is then not the value (run right after the number's counter)."""
+    change_by_before: tuple[str, ...] = ()
+    """Words before a number that change a value by it ("もう一人", "동생도 한 명", "another
+    two"): run on the text before the number, so anchored at its end."""
     totals: tuple[str, ...] = ()
     """Patterns that announce the sum of what was just listed ("me, my husband and my sister,
     so three", "애들 둘 해서 네 명", "全部で四人"): the number after the last of them is the
@@ -279,7 +282,8 @@ class LanguagePack:
     """Words that point at a slot kind without naming it, by kind: parts of the day for a
     ``time`` ("the afternoon", "늦은 오후", "朝のうち"), weeks and weekends for a ``date``.
     A change request that says one ("could we push it to the afternoon?") is about that
-    kind's slot; they name no slot otherwise (an afternoon is no label of a time)."""
+    kind's slot; they name no slot otherwise (an afternoon is no label of a time). Under
+    ``people``, the words for someone joining, which point at a count of people only."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()

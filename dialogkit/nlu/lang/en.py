@@ -709,6 +709,7 @@ PACK: Final = LanguagePack(
         r"\b(?:in\s+total|all\s+together|altogether|all\s+in\s+all)\b[\s,]*(?=\S)",
     ),
     change_by=(r"\s*(?:more|extra|additional|less|fewer)\b",),
+    change_by_before=(r"\banother\s*$",),
     ordinal_after=(r"\s*(?:st|nd|rd|th)\b",),
     month_before_day=(r"(?:/|\.)\s*$",),
     counters={
@@ -1218,6 +1219,10 @@ PACK: Final = LanguagePack(
     small_talk=(
         r"\b(?:weather|sunny|rainy|raining|snowing|cloudy|windy|chilly|freezing|so hot|so cold|"
         r"lovely day|nice day|beautiful day|long day|busy day|how are you|how s it going)\b",
+        # An anecdote of a past visit told as such: "last time I went elsewhere, it was awful".
+        r"^(?![^?]*\b(?:can|could|would|will|please|want|like|need)\b)(?:the\s+)?last\s+time\b"
+        r"[^?]{0,120}\b(?:was|were|came\s+out|turned\s+out|went|got)"
+        r"\b[^?]{0,80}$",
     ),
     clause_marks=(
         r"\b(?:i|we|you|he|she|they|it|was|were|did|does|have|has|had|to|for|the|my|your|"
@@ -1347,6 +1352,15 @@ PACK: Final = LanguagePack(
             "one less",
             "one fewer",
         ),
+        "people": (
+            "coming too",
+            "coming along",
+            "come along",
+            "joining us",
+            "join us",
+            "tagging along",
+            "tag along",
+        ),
         "phone": ("new number", "that number", "number changed", "changed my number"),
     },
     labels={
@@ -1370,7 +1384,8 @@ PACK: Final = LanguagePack(
         r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push|swap|replace)\b",
         r"\bmake\s+a\s+(?:change|correction)\b",
         r"\bsomething\s+else\b",
-        r"\b(?:another|a\s+different)\s+(?:one|option|day|date|time|weekend|week|slot)\b",
+        # "a different kind of service", "some other week": the noun says what changes.
+        r"\b(?:another|a\s+different|some\s+other)\s+(?:(?:kind|type|sort)\s+of\s+)?[a-z]+",
         r"\b(?:got|have|use)\s+a\s+new\s+\w+",
         r"\b(?:shuffle|rearrange)\b",
         r"\binstead\b",
