@@ -14,6 +14,8 @@ from dialogkit.nlu.lang import PACKS
 from dialogkit.scenario.model import Intent
 
 STT_LOW_CONFIDENCE: Final = "stt_low_confidence"
+HELP: Final = "help"
+"""The one intent a speaker who says they do not know may mean ("I don't know what to say")."""
 
 DESCRIPTIONS: Final[dict[str, str]] = {
     "deny": "The user disagrees, declines or says something is wrong.",

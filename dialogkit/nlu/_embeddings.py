@@ -64,7 +64,7 @@ from dialogkit.nlu._acts import (
     is_small_talk,
 )
 from dialogkit.nlu._base import NLURequest
-from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._builtin import BUILTIN_INTENTS, HELP
 from dialogkit.nlu._discipline import label_in, said_wrong
 from dialogkit.nlu._kinds import slot_kind, slot_labels
 from dialogkit.nlu._result import NLUResult
@@ -98,8 +98,6 @@ slot kind will not do. Its sentences go to the scenario's one intent that change
 that kind (``change_owners``)."""
 AFFIRM: Final = "affirm"
 DENY: Final = "deny"
-HELP: Final = "help"
-"""The one intent a speaker who says they do not know may mean ("I don't know what to say")."""
 MAX_QUERY_CHARS: Final = 1000
 """Only the start of a long utterance is embedded: the model's cost grows with the text."""
 MAX_PASSAGE_CHARS: Final = 200

@@ -31,6 +31,7 @@ from dialogkit.nlu._acts import (
     ends_in_withdrawal,
     is_aside,
     is_negated,
+    is_not_knowing,
     is_question,
     is_request,
     is_withdrawal,
@@ -42,7 +43,7 @@ from dialogkit.nlu._acts import (
     without_restarts,
 )
 from dialogkit.nlu._base import NLURequest
-from dialogkit.nlu._builtin import BUILTIN_INTENTS
+from dialogkit.nlu._builtin import BUILTIN_INTENTS, HELP
 from dialogkit.nlu._counts import counted_slots, people_of_kinds, read_counts, shares_numbers
 from dialogkit.nlu._dates import names_its_week
 from dialogkit.nlu._discipline import (
@@ -465,6 +466,20 @@ class RuleIndex:
             )
             self._candidates[node_id] = known
         return known
+
+
+def _unsure_which(request: NLURequest, text: str, entities: dict[str, Any]) -> bool:
+    """Whether the speaker, asked to choose among options, says they do not know which ("뭘
+    골라야 할지 감이 안 와요", "I'm not sure which one to pick"): they ask for the options to
+    be told, the scenario's help. A date or a name not known yet is an answer of its own."""
+    slot = _asked_slot(request)
+    return (
+        slot is not None
+        and slot.type == "enum"
+        and HELP in request.intents
+        and request.expected_slot not in entities
+        and is_not_knowing(text, request.scenario.language)
+    )
 
 
 def _drop_refused_text(request: NLURequest, entities: dict[str, Any]) -> None:
@@ -928,6 +943,8 @@ class RuleNLU:
             and only_asks(request.intents.get(intent or ""), language)
         ):
             intent, confidence = None, 0.0
+        if intent is None and _unsure_which(request, text, entities):
+            intent, confidence = HELP, TOPIC_SCORE
         return NLUResult(
             intent=intent,
             entities=entities,

@@ -899,6 +899,8 @@ PACK: Final = LanguagePack(
         r"\bdon t know\b",
         r"\bdo not know\b",
         r"\bno idea\b",
+        r"\bno clue\b",
+        r"\bclueless\b",
         r"\bhaven t decided\b",
         r"\bhave not decided\b",
         r"\bundecided\b",
@@ -940,7 +942,8 @@ PACK: Final = LanguagePack(
     desires=(
         r"\b(?:i|we)\s*(?:d|would)\s+(?:like|love)\s+to\s+(?!know\b|ask\b|cancel\b|check\b)",
         r"\b(?:i|we)\s+(?:want|wanna|hope)\s+to\s+(?!know\b|ask\b|cancel\b|check\b)",
-        r"\b(?:i\s*m|we\s*re)\s+(?:hoping|looking|wanting)\s+to\s+(?!know\b|ask\b|cancel\b)",
+        r"\b(?:i\s*m|we\s*re|i\s+was|we\s+were)\s+(?:hoping|looking|wanting)\s+(?:to\s+"
+        r"(?!know\b|ask\b|cancel\b)|you\s+(?:could|can|would|d|might)\s+(?!tell\b|cancel\b))",
         r"\bcould\s+(?:really\s+)?use\s+(?:some(?:one|body)?|a|an|help)\b",
     ),
     request=(
@@ -1205,6 +1208,11 @@ PACK: Final = LanguagePack(
         "the birds were singing outside this morning",
         "the neighbor's dog keeps barking",
         "I ran into an old friend at the market",
+        "we relocated for my husband's job a few weeks ago",
+        "the house is still full of moving boxes",
+        "I just got back from a work trip",
+        "it's been a crazy week at home",
+        "my mother-in-law is staying with us this month",
     ),
     hold_ons=(
         r"(?:hold on|hang on|wait|one sec|one second|just a (?:sec|second|moment|minute))\b"
@@ -1237,6 +1245,8 @@ PACK: Final = LanguagePack(
             "pricing",
             "what's the damage",
             "what s the damage",
+            "kind of damage",
+            "damage am i looking at",
             "set me back",
             "set us back",
             "that run me",
