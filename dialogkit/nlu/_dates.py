@@ -96,8 +96,12 @@ _KO_WEEKDAYS: Final = "월화수목금토일"
 _JA_WEEKDAYS: Final = "月火水木金土日"
 _EN_WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _SHIFT = r"(이번\s*주|다다음\s*주|다음\s*주|지난\s*주|저번\s*주|담주|금주|今週|再来週|来週|先週)?"
-_OTHER = r"(?<!another\s)(?<!different\s)(?<!other\s)(?<!다른\s)(?<!다른)(?<!別の)(?<!他の)"
-"""Not after "another", "a different", "다른", "別の": "pick another weekend" names none."""
+_OTHER = (
+    r"(?<!another\s)(?<!different\s)(?<!other\s)(?<!다른\s)(?<!다른)(?<!別の)(?<!他の)"
+    r"(?<!that\s)(?<!그\s)(?<!その)(?<!あの)"
+)
+"""Not after "another", "a different", "다른", "別の": "pick another weekend" names none; nor
+after "that", "그", "その": "그 주말에 결혼식이 있어요" points back at a day already said."""
 _KO_WEEKDAY: Final = re.compile(_SHIFT + rf"\s*(?:의\s*)?{_OTHER}([{_KO_WEEKDAYS}])(?:요일|욜)")
 _JA_WEEKDAY: Final = re.compile(_SHIFT + rf"\s*(?:の\s*)?{_OTHER}([{_JA_WEEKDAYS}])曜(?:日)?")
 _EN_WEEKDAY: Final = re.compile(

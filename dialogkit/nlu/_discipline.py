@@ -32,7 +32,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any, Final
 
-from dialogkit.nlu._acts import clauses_of, is_meta_remark, is_negated, opener_words
+from dialogkit.nlu._acts import clauses_of, correction, is_meta_remark, is_negated, opener_words
 from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
 from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu._numbers import find_quantities
@@ -125,6 +125,10 @@ def said_wrong(
     change to ("날짜를 모레로 바꿔 주세요" when that is the date held). At a node that asks
     which value to change (``choosing``), naming one is asking to change it ("苗字のところ
     です", "the phone number one")."""
+    if changes and _someone_else(text, language):
+        people = [name for name, slot in slots.items() if slot_kind(name, slot) == "person_name"]
+        if people:
+            return people
     wrong = _says_wrong(text, language)
     if changes and choosing:
         text = _chosen(text, language)
@@ -158,7 +162,14 @@ def said_wrong(
     # "Could we push it to the afternoon?": a part of the day points at the time, before
     # a value said in passing ("Thursday itself is fine, but the afternoon is out").
     hinted = [name for name in hints if name in unheard or name in referenced]
-    return hinted or _repeated(text, unchanged, held, referenced)
+    return hinted or _repeated(text, unchanged, held, referenced, bare_hours=not heard)
+
+
+def _someone_else(text: str, language: str) -> bool:
+    """Whether a correction puts another person in the speaker's place ("受けるのは私じゃなくて
+    息子なんです"): the name held is no longer the one, and the new one is not said yet."""
+    instead = correction(text, language)
+    return instead is not None and is_relation(instead, language)
 
 
 def _hinted(text: str, name: str, slot: Slot, language: str) -> tuple[int, int] | None:
@@ -209,10 +220,18 @@ def _named(
 
 
 def _repeated(
-    text: str, slots: Mapping[str, Slot], held: Mapping[str, Any], heard: Mapping[str, Any]
+    text: str,
+    slots: Mapping[str, Slot],
+    held: Mapping[str, Any],
+    heard: Mapping[str, Any],
+    *,
+    bare_hours: bool,
 ) -> list[str]:
-    """The slots whose held value the utterance says again: the held option named ("the
-    standard option"), or the value ``heard`` ("세 시엔" when 15:00 is held)."""
+    """The slots whose held value the utterance says again: the held option named, or one
+    of its synonyms ("the standard option", "the haunted one"), the value ``heard`` ("세
+    시엔" when 15:00 is held), or with ``bare_hours`` (no value was heard: "change the packs
+    to 4" says a count) the held hour said as a bare number ("Seven's cutting it fine" when
+    19:00 is held)."""
     return [
         name
         for name, slot in slots.items()
@@ -222,10 +241,22 @@ def _repeated(
             or (
                 slot.type == "enum"
                 and isinstance(held[name], str)
-                and label_in(text, (held[name],)) is not None
+                and label_in(text, (held[name], *slot.synonyms.get(held[name], ()))) is not None
             )
+            or (bare_hours and slot.type == "time" and _says_hour(text, held[name]))
         )
     ]
+
+
+def _says_hour(text: str, held: Any) -> bool:
+    """Whether ``text`` says the hour of the time ``held`` ("HH:MM") as a bare number."""
+    if not isinstance(held, str) or not re.fullmatch(r"\d{1,2}:\d{2}", held):
+        return False
+    hour = int(held.split(":")[0]) % 12 or 12
+    return any(
+        quantity.value == hour and quantity.dimension in (None, "clock")
+        for quantity in find_quantities(text)
+    )
 
 
 def _change_requests(language: str) -> re.Pattern[str]:

@@ -19,7 +19,7 @@ from dialogkit.nlu._dates import read_date
 from dialogkit.nlu._discipline import is_interjection, is_relation
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._fuzzy import Target, closest, targets
-from dialogkit.nlu._kinds import DURATION_UNITS, MONEY_UNITS, slot_kind
+from dialogkit.nlu._kinds import COUNT_UNITS, DURATION_UNITS, MONEY_UNITS, slot_kind
 from dialogkit.nlu._numbers import (
     Quantity,
     digits_spoken,
@@ -171,9 +171,13 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
     unit = _unit(slot)
     loose: Any = INVALID
     normalized = normalize(text)
+    # "둘째", "the 2nd": an ordinal counts nothing (though it may be a floor or a place).
+    counts = (slot.unit or "").strip().lower() in COUNT_UNITS
     for quantity in find_quantities(text):
         value = _in_unit(quantity, unit)
         if value is None or changes_by(normalized, quantity):
+            continue
+        if counts and _ORDINAL_AFTER.match(normalized, quantity.counter_end):
             continue
         if unit is not None and unit[0] == "age" and not plausible_age(value):
             continue
@@ -614,6 +618,9 @@ def changes_by(normal: str, quantity: Quantity, language: str = "") -> bool:
         or before.search(normal, max(0, quantity.start - 16), quantity.start)
     )
 
+
+_ORDINAL_AFTER: Final = pattern("", "ordinal_after", lambda p: p.ordinal_after)
+"""What makes a number an ordinal ("번째", "째", "番目", "th")."""
 
 _REPLACEABLE: Final = frozenset({"integer", "number", "date", "time", "phone"})
 """Types whose value may be replaced in the same sentence ("내일 말고 모레")."""

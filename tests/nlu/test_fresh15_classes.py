@@ -48,7 +48,8 @@ def test_a_sum_said_as_what_follows_is_the_count() -> None:
         ("ko", "안녕하세요, 필라테스가 처음인데 체험 한번 받아 볼 수 있을까요?", "book"),
         ("en", "I was hoping you could tell me more about it", None),
         ("ko", "취소했으면 해요", None),
-        ("ko", "가격 알아볼 수 있을까요?", None),
+        # Asking to find something out is a question, not the booking.
+        ("ko", "가격 알아볼 수 있을까요?", "ask_price"),
     ],
 )
 def test_a_hope_or_a_wish_to_try_at_a_greeting(language: str, said: str, intent: str) -> None:

@@ -1249,6 +1249,11 @@ PACK: Final = LanguagePack(
             "damage am i looking at",
             "set me back",
             "set us back",
+            "each of us back",
+            "how much is it",
+            "how much is that",
+            "how much would it be",
+            "how much will it be",
             "that run me",
             "that run us",
             "it run me",
@@ -1281,6 +1286,8 @@ PACK: Final = LanguagePack(
             "anybody there on",
             "anyone there on",
             "still be open",
+            "how late do you",
+            "how late are you",
         ),
         (
             "delivery",
@@ -1391,7 +1398,7 @@ PACK: Final = LanguagePack(
         r"\bbetter\s+for\s+(?:me|us)\b",
     ),
     change_requests=(
-        r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push|swap|replace)\b",
+        r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push|swap|replace|adjust|tweak)\b",
         r"\bmake\s+a\s+(?:change|correction)\b",
         r"\bsomething\s+else\b",
         # "a different kind of service", "some other week": the noun says what changes.
@@ -1415,5 +1422,8 @@ PACK: Final = LanguagePack(
         r"\b(?:is|s|are)\s+out\s+for\s+(?:me|us)\b",
         r"\bnot\s+going\s+to\s+work\b",
         r"\bno\s+good\b",
+        # "Seven's cutting it fine for us", "too spooky for my mother-in-law".
+        r"\bcutting\s+it\s+(?:fine|close)\b",
+        r"\btoo\s+[a-z]+\s+for\s+(?:me|us|my|our|him|her|them)\b",
     ),
 )

@@ -545,7 +545,7 @@ PACK: Final = LanguagePack(
     change_by=(r"\s*(?:(?:이|가|을|를)\s*)?(?:더|추가|늘|줄|빠)",),
     # "사촌 동생도 한 명": one more, as "도" (too) says.
     change_by_before=(r"(?:^|\s)(?:또|(?!정도)[가-힣]{1,6}도)\s*$",),
-    ordinal_after=(r"\s*번째",),
+    ordinal_after=(r"\s*번째", r"째"),
     month_before_day=(r"월\s*$",),
     counters={
         "km": r"킬로미터",
@@ -1002,6 +1002,10 @@ PACK: Final = LanguagePack(
             "가격",
             "요금",
             "비용이 얼마",
+            "얼마 받",
+            "얼마씩 받",
+            "얼마예요",
+            "얼마에요",
             "지갑",
             "몇 만 원",
             "만 원 선",
@@ -1097,6 +1101,9 @@ PACK: Final = LanguagePack(
             "며칠 뒤로",
         ),
         "choice": (
+            "쪽으로 골라",
+            "쪽으로 고를",
+            "걸로 골라",
             "다시 고르",
             "다시 골라",
             "다른 걸로",
@@ -1168,7 +1175,11 @@ PACK: Final = LanguagePack(
         r"(?:다른|딴)\s*[가-힣]{1,8}?(?:으)?로",
         r"새로\s*(?:\S{1,12}\s+)?(?:걸|거|것)(?:으)?로",
         r"(?:한\s*명|한\s*분|하나)\s*더",
+        # "몸 편하게 지내는 쪽으로 골라 볼게요": another option, chosen by what it should be.
+        r"(?:쪽|걸|것|거)(?:으)?로\s*(?:골라|고를|고르)",
         r"바꾸",
+        r"조정",
+        r"조절",
         r"바꿔",
         r"바꿀",
         r"바꾼",
