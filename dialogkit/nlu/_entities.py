@@ -572,7 +572,8 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
         if any(is_relation(name) for name in (*whole, *parts)):
             return INVALID
     if slot.pattern:
-        return extract_pattern(slot, text)
+        # An author's pattern takes what it is given: "그러니까 부산시 …" is no address.
+        return extract_pattern(slot, without_lead_in(text.strip()))
     if cleaned and slot_kind(name, slot) == "address":
         # The frame may follow a remark ("the address is wrong, it should be 15 Willow Court").
         tails = (cleaned, *(cleaned[b.end() :] for b in _CLAUSE_BREAK.finditer(cleaned)))

@@ -427,3 +427,21 @@ def test_the_speaker_before_a_count_of_others_is_one_more(
     """ "me and 3 friends" is four, and so is "저랑 친구 세 명"; "私と妻の二人" and "저랑 아내
     둘" count the speaker already (a spouse is one)."""
     assert stored(offline, language, "people", said) == count
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("그러니까 부산시 해운대구 센텀중앙로 55", "부산시 해운대구 센텀중앙로 55"),
+        ("음, 주소는 서울시 마포구 월드컵북로 400이에요", "서울시 마포구 월드컵북로 400"),
+    ],
+)
+def test_an_authors_pattern_reads_past_an_opening_hesitation(said: str, value: str) -> None:
+    """`dialogkit eval card_issuance` showed a paraphrasing user's "그러니까" kept in the
+    address: the author's pattern takes everything it is given."""
+    address = Slot(
+        type="text",
+        kind="address",
+        pattern=r"^\s*(?:(?:제\s*)?(?:주소는)\s*)?(?P<value>.+?)\s*(?:이에요|예요|요)?[\s.!]*$",
+    )
+    assert extract_text(address, said, "address") == value

@@ -500,6 +500,8 @@ PACK: Final = LanguagePack(
                 "sorry, it's noisy, what was that?",
                 "could you run that by me again",
                 "you cut out there",
+                # An example, not a keyword: "sorry, what are your hours?" asks the hours.
+                "sorry, what?",
             ),
             (
                 "repeat",
@@ -528,7 +530,6 @@ PACK: Final = LanguagePack(
                 "didn't get that",
                 "didn't quite get that",
                 "what was that",
-                "sorry what",
                 "you cut out",
                 "cutting out",
                 "breaking up",
@@ -1174,8 +1175,8 @@ PACK: Final = LanguagePack(
         r"(?:\s+the\s+name(?:\s+of)?)?|(?:it|(?:my|the)\s+name)\s+(?:should|will|would|must)\s+be|"
         r"(?:change|switch|correct|fix)\s+(?:the|my)\s+name\s+to|(?:my|the)\s+name\s+is\s+actually|"
         r"(?:it\s*'?s|it\s+is)\s+(?:under|for)|"
-        r"(?:my|the)\s+name\s+is|it\s*'?s\b|it\s+is\b|i\s*'?m\b|"
-        r"i\s+am\b|this\s+is\b|(?:(?:my|the)\s+)?name\s*[\'’]?s\b|call\s+me\b)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
+        r"(?:my|the|his|her|their)\s+name\s+is|it\s*'?s\b|it\s+is\b|i\s*'?m\b|"
+        r"i\s+am\b|this\s+is\b|(?:(?:my|the|his|her|their)\s+)?name\s*[\'’]?s\b|call\s+me\b)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"[\s,]*(?:please|thanks|thank\s+you)?[\s.!]*$",
     ),
     no_intent=(
@@ -1416,7 +1417,7 @@ PACK: Final = LanguagePack(
         r"\bnot\s+correct\b",
         r"\bmistake\b",
         r"\bisn\s*t\s+right\b",
-        r"\b(?:can\s*t|cannot|can\s+not)\s+make\s+it\b",
+        r"\b(?:can\s*t|cannot|can\s+not)\s+make\s+(?:it|that|then)\b",
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not)\s+work\b",
         r"\b(?:won\s*t|not)\s+be\s+able\s+to\s+make\s+it\b",
         r"\b(?:is|s|are)\s+out\s+for\s+(?:me|us)\b",
