@@ -135,10 +135,11 @@ def said_wrong(
     hints = {
         name: span for name, slot in slots.items() if (span := _hinted(text, name, slot, language))
     }
-    if changes and choosing:
-        change = bool(text)
-    else:
-        change = changes and (_asks_change(text, language) or _joins(text, slots, hints, language))
+    change = (
+        bool(text)
+        if changes and choosing
+        else changes and (_asks_change(text, language) or _joins(text, slots, hints, language))
+    )
     if not (wrong or change):
         return []
     held, heard = held or {}, heard or {}
@@ -191,10 +192,11 @@ def _joins(
     """Whether ``text`` tells of someone joining ("友達がもう一人合流することになって", "사촌
     동생도 한 명 같이 오겠대요"): news that asks, without a word of change, to change the count
     of people it names by its hint."""
-    joining = change_hints(language, "people")
-    return any(
-        _counts_people(slots[name]) and _label_span(text, joining) is not None for name in hints
-    ) and not is_negated(text, language)
+    return (
+        any(_counts_people(slots[name]) for name in hints)
+        and _label_span(text, change_hints(language, "people")) is not None
+        and not is_negated(text, language)
+    )
 
 
 def _named(
