@@ -21,7 +21,7 @@ The engine resolves which name a session uses (request value, then
 from __future__ import annotations
 
 import logging
-from typing import Final, cast
+from typing import Final, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
@@ -54,7 +54,19 @@ ANY_MODEL: Final = "*"
 """In ``DIALOGKIT_LLM_MODELS``: the default endpoint serves every name."""
 
 MAX_PROVIDERS: Final = 256
-"""NLU and NLG providers a router keeps built, oldest dropped first."""
+"""NLU (and NLG) providers a router keeps built, oldest dropped first."""
+
+K = TypeVar("K")
+P = TypeVar("P")
+
+
+def _kept(built: dict[K, P], key: K, provider: P) -> P:
+    """``provider``, kept under ``key`` in ``built``, bounded: under a ``*`` allow-list a
+    client may invent model names."""
+    if len(built) >= MAX_PROVIDERS:
+        del built[next(iter(built))]
+    built[key] = provider
+    return provider
 
 
 def _without_credentials(url: str) -> str:
@@ -122,7 +134,8 @@ class ModelRouter:
             cassette=cassette,
         )
         self._callers: dict[Endpoint | None, ModelCaller] = {}
-        self._providers: dict[tuple[str, str, bool], NLUProvider | NLGProvider] = {}
+        self._nlus: dict[tuple[str, bool], NLUProvider] = {}
+        self._nlgs: dict[str, NLGProvider] = {}
         self.embeddings = self._embedding_tier(vector_store)
         for line in self.routes():
             logger.info("model routing: %s", line)
@@ -257,11 +270,10 @@ class ModelRouter:
         than with the offline router.
         """
         hybrid = self.settings.hybrid_nlu if hybrid is None else hybrid
-        key = ("nlu", model, hybrid)
-        provider = self._providers.get(key)
+        provider = self._nlus.get((model, hybrid))
         if provider is None:
-            provider = self._keep(key, self._build_nlu(model, hybrid))
-        return cast(NLUProvider, provider)
+            provider = _kept(self._nlus, (model, hybrid), self._build_nlu(model, hybrid))
+        return provider
 
     def _build_nlu(self, model: str, hybrid: bool) -> NLUProvider:
         from dialogkit.nlu._rules import RuleNLU
@@ -281,21 +293,11 @@ class ModelRouter:
         """The NLG for ``model``; a name nobody serves gets the templates."""
         from dialogkit.nlg._templates import TemplateNLG
 
-        key = ("nlg", model, False)
-        provider = self._providers.get(key)
+        provider = self._nlgs.get(model)
         if provider is None:
             caller = self._caller(model)
             built = TemplateNLG() if caller is None else LLMNLG(caller, model)
-            provider = self._keep(key, built)
-        return cast(NLGProvider, provider)
-
-    def _keep(
-        self, key: tuple[str, str, bool], provider: NLUProvider | NLGProvider
-    ) -> NLUProvider | NLGProvider:
-        # Bounded: under a ``*`` allow-list a client may invent model names.
-        if len(self._providers) >= MAX_PROVIDERS:
-            del self._providers[next(iter(self._providers))]
-        self._providers[key] = provider
+            provider = _kept(self._nlgs, model, built)
         return provider
 
     async def aclose(self) -> None:

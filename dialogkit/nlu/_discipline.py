@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from dialogkit.nlu._acts import clauses_of, correction, is_meta_remark, is_negated, opener_words
-from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
+from dialogkit.nlu._kinds import counts_people, is_identifier, slot_kind, slot_labels
 from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu._numbers import find_quantities
 from dialogkit.nlu._plausible import plausible_birth_date, plausible_phone
@@ -177,13 +177,9 @@ def _hinted(text: str, name: str, slot: Slot, language: str) -> tuple[int, int] 
     """Where ``text`` says a word of the slot's kind's ``change_hints``, and for a count of
     people one of someone joining."""
     hints = change_hints(language, slot_kind(name, slot))
-    if _counts_people(slot):
+    if counts_people(slot):
         hints = (*hints, *change_hints(language, "people"))
     return _label_span(text, hints)
-
-
-def _counts_people(slot: Slot) -> bool:
-    return (slot.unit or "").lower() in {"people", "person"}
 
 
 def _joins(
@@ -193,7 +189,7 @@ def _joins(
     동생도 한 명 같이 오겠대요"): news that asks, without a word of change, to change the count
     of people it names by its hint."""
     return (
-        any(_counts_people(slots[name]) for name in hints)
+        any(counts_people(slots[name]) for name in hints)
         and _label_span(text, change_hints(language, "people")) is not None
         and not is_negated(text, language)
     )

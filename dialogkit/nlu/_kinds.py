@@ -49,6 +49,12 @@ def _unit(slot: Slot) -> str:
     return (slot.unit or "").strip().lower()
 
 
+def counts_people(slot: Slot) -> bool:
+    """Whether a slot's unit is people: someone joining changes it, "two adults and two
+    kids" may add up in it."""
+    return _unit(slot) in {"people", "person"}
+
+
 def _named(name: str, slot: Slot, kind: str) -> bool:
     """Whether a label word of ``kind`` is in the slot's name or description."""
     words = set(name.lower().split("_"))

@@ -66,7 +66,7 @@ from dialogkit.nlu._entities import (
     without_courtesy,
 )
 from dialogkit.nlu._frame import Frame
-from dialogkit.nlu._kinds import is_identifier, slot_kind, slot_labels
+from dialogkit.nlu._kinds import counts_people, is_identifier, slot_kind, slot_labels
 from dialogkit.nlu._morphology import keyword_needle, keyword_pattern, normalize, stem
 from dialogkit.nlu._numbers import Quantity, words_as_digits
 from dialogkit.nlu._ranges import nights, read_range
@@ -897,7 +897,7 @@ class RuleNLU:
                 value = _extract_not_own(request, name, slot, said, expected, frame)
                 if expected and corrected is not None:
                     value = _completed(request, name, slot, text, value, frame)
-                if name == request.expected_slot and _counts_people(slot):
+                if name == request.expected_slot and _counts_everyone(slot):
                     summed = people_of_kinds(content, language)
                     value = value if summed is None else validate(slot, summed)
             if value is not INVALID:
@@ -1077,13 +1077,9 @@ def _ranges(request: NLURequest, text: str, frame: Frame) -> dict[str, Any]:
     return {k: v for k, v in found.items() if validate(request.slots[k], v) is not INVALID}
 
 
-def _counts_people(slot: Slot) -> bool:
+def _counts_everyone(slot: Slot) -> bool:
     """Whether a number slot counts people of every kind (a party size, not its adults)."""
-    return (
-        slot.type in {"integer", "number"}
-        and (slot.unit or "").lower() in {"people", "person"}
-        and not slot.nouns
-    )
+    return slot.type in {"integer", "number"} and counts_people(slot) and not slot.nouns
 
 
 def _completed(

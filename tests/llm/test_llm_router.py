@@ -152,5 +152,5 @@ def test_providers_are_built_once_per_name_and_kept_within_bounds(
     assert router.nlu(OFFLINE_MODEL) is router.nlu(OFFLINE_MODEL)
     for n in range(10):
         router.nlu(f"invented-{n}")
-    assert len(router._providers) <= 4
+    assert len(router._nlus) <= 4
     assert isinstance(router.nlu("some-model"), HybridNLU)
