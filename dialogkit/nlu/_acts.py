@@ -17,7 +17,7 @@ from dialogkit.nlu._builtin import ACT_FILLERS, LEAD_WORDS
 from dialogkit.nlu._morphology import normalize
 from dialogkit.nlu._numbers import digits_spoken
 from dialogkit.nlu._words import replacement
-from dialogkit.nlu.lang import pattern, words
+from dialogkit.nlu.lang import PACKS, pattern, words
 from dialogkit.scenario.patterns import CompiledPattern, linear_pattern
 
 WHOLE_ACT_SCORE: Final = 0.9
@@ -93,6 +93,9 @@ def leading_act(text: str) -> LeadingAct | None:
     }
     for act, found in sorted(said.items(), key=lambda item: -len(item[1][0])):
         rest = found[1]
+        if act == "affirm" and _consume(rest, _GREETINGS) is not None:
+            # "Yeah hi, I was hoping …", "네 안녕하세요": the yes answers the phone.
+            return None
         while rest:
             step = _consume(rest, (*ACT_FILLERS, *LEAD_WORDS[act]))
             if step is None:
@@ -100,6 +103,19 @@ def leading_act(text: str) -> LeadingAct | None:
             rest = step[1]
         return LeadingAct(act, not rest, found[1])
     return None
+
+
+def after_greeting(text: str) -> str | None:
+    """What follows the greeting an utterance opens with ("안녕하세요, 대관 예약하고 싶어요" ->
+    "대관 예약하고 싶어요", "네 안녕하세요, …" as the call is picked up), normalised; None when
+    it opens with none or says nothing more. The greeting is said before the request and
+    decides nothing."""
+    normal = normalize(text)
+    answered = _consume(normal, LEAD_WORDS["affirm"])
+    opened = _consume(answered[1] if answered else normal, _GREETINGS)
+    if opened is None and answered is not None:
+        opened = _consume(normal, _GREETINGS)
+    return opened[1] if opened is not None and opened[1] else None
 
 
 def _hesitation(normal: str) -> tuple[str, str] | None:
@@ -119,6 +135,10 @@ _LEAD_WORDS: Final = frozenset(word for words in LEAD_WORDS.values() for word in
 _LEAD_WORDS_LONGEST: Final = tuple(sorted(_LEAD_WORDS, key=len, reverse=True))
 _APOLOGIES: Final = words("", lambda pack: pack.apologies)
 """Every pack's apologies: a yes or a no may follow one ("sorry, no", "すみません、はい")."""
+_GREETINGS: Final = tuple(
+    normalize(word) for pack in PACKS.values() for word in pack.intents.get("greet", ((), ()))[0]
+)
+"""Every pack's greetings: a yes followed by one is how a call is picked up, no answer."""
 
 
 @lru_cache(maxsize=64)

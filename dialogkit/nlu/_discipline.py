@@ -168,9 +168,28 @@ def said_wrong(
 
 def _someone_else(text: str, language: str) -> bool:
     """Whether a correction puts another person in the speaker's place ("受けるのは私じゃなくて
-    息子なんです"): the name held is no longer the one, and the new one is not said yet."""
+    息子なんです", "No, not me, my husband", "the lesson's for my daughter, not me"): the
+    name held is no longer the one, and the new one is not said yet."""
     instead = correction(text, language)
-    return instead is not None and is_relation(instead, language)
+    if instead is not None and is_relation(instead, language):
+        return True
+    said = normalize(text)
+    declined = pattern(language, "not_self", lambda p: p.not_self).search(said)
+    if declined is None:
+        return False
+    rest = f"{said[: declined.start()]} {said[declined.end() :]}"
+    return _relation_in(language).search(rest) is not None
+
+
+def _relation_in(language: str) -> re.Pattern[str]:
+    """A person named by relation anywhere in a sentence, as a word of its own in Latin
+    script ("my son", not "season")."""
+    return pattern(
+        language,
+        "relation_in",
+        lambda p: tuple(rf"(?<![a-z]){part}(?![a-z])" for part in p.relations),
+        re.IGNORECASE,
+    )
 
 
 def _hinted(text: str, name: str, slot: Slot, language: str) -> tuple[int, int] | None:

@@ -467,8 +467,12 @@ def _begins_a_word(text: str, quantity: Quantity) -> bool:
 
 
 def _at_all(text: str, quantity: Quantity) -> bool:
-    """Whether a number says "at all" ("하나도 모르겠어요", "一つも分からない")."""
-    return pattern("", "at_all", lambda p: p.at_all).match(text, quantity.counter_end) is not None
+    """Whether a number says "at all" ("하나도 모르겠어요", "一つも分からない") or is part of
+    a compound word ("ひとりカラオケ", "2인실")."""
+    if pattern("", "at_all", lambda p: p.at_all).match(text, quantity.counter_end) is not None:
+        return True
+    compound = pattern("", "in_compound", lambda p: p.in_compound)
+    return quantity.dimension == "people" and compound.match(text, quantity.counter_end) is not None
 
 
 def find_quantities(text: str) -> tuple[Quantity, ...]:

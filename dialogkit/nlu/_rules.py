@@ -21,6 +21,7 @@ from typing import Any, Final
 from dialogkit.nlu._acts import (
     CLAUSE_PAUSE,
     WHOLE_ACT_SCORE,
+    after_greeting,
     asks,
     asks_about_values,
     asks_to_act,
@@ -771,6 +772,7 @@ class RuleNLU:
         index = request.scenario.derived(RuleIndex)
         said = index.exact.get(utterance.lowered)
         exact = said is not None and request.intents.get(said) is index.intents[said]
+        greeted: str | None = None
         if exact:
             intent, confidence = said, 1.0
         else:
@@ -781,6 +783,14 @@ class RuleNLU:
                 # "Every detail matches, thanks": the thanks closes what the rest says.
                 rest = Utterance.of(closed, request.scenario.language)
                 intent, confidence = self._best(request, index, rest, asking=rest.asking)
+            opened = after_greeting(text) if intent == "greet" else None
+            if opened is not None:
+                greeted = opened
+                # "안녕하세요, 대관 예약하고 싶어요": the greeting opens what the rest says.
+                rest = Utterance.of(opened, request.scenario.language)
+                heard, score = self._best(request, index, rest, asking=rest.asking)
+                if heard is not None and score > INTENT_THRESHOLD:
+                    intent, confidence = heard, score
         act = leading_act(text)
         question = is_question(text, request.scenario.language)
         if act is not None and question and not act.whole and not said_apart(text):
@@ -833,6 +843,16 @@ class RuleNLU:
         hesitating = only_hesitates(text, request.scenario.language)
         if hesitating and (intent in BUILTIN_INTENTS or confidence < KEYWORD_SCORE):
             intent, confidence = None, 0.0
+        # Said aside ("잠깐만요, 택배 왔어요", "one sec, my kettle's whistling"), a remark asks
+        # nothing: the question intent its words resemble is not what it means.
+        aside = is_aside(text, request.scenario.language)
+        if (
+            aside
+            and intent is not None
+            and not question
+            and only_asks(request.intents.get(intent), request.scenario.language)
+        ):
+            intent, confidence = None, 0.0
         if confidence <= INTENT_THRESHOLD:
             intent = None
         # A question intent heard only by resemblance ("Could one of your teachers work with
@@ -842,13 +862,17 @@ class RuleNLU:
             and confidence < KEYWORD_SCORE
             and only_asks(request.intents.get(intent), request.scenario.language)
         )
-        offered = index.offered_action(request.node.id) if intent is None or resembled else None
-        if offered is not None and _asks_for_the_offer(request, text):
+        offered = (
+            index.offered_action(request.node.id)
+            if intent is None or resembled or (greeted is not None and intent == "greet")
+            else None
+        )
+        if offered is not None and _asks_for_the_offer(request, greeted or text):
             # "Could you set that up for us?" at a greeting that offers one thing to do.
             intent, confidence = offered, REQUEST_SCORE
         not_an_answer = (
             question
-            or is_aside(text, request.scenario.language)
+            or aside
             or hesitating
             or (nothing and not nothing_noted)
             or withdrawn is not None

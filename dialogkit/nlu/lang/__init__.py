@@ -161,6 +161,11 @@ class LanguagePack:
     never a person's name (normalised text)."""
     self_words: tuple[str, ...] = ()
     """Words a speaker uses for themself: never a name or an identifier."""
+    not_self: tuple[str, ...] = ()
+    """Patterns of the speaker saying they are not the one meant ("not me", "제가 아니라",
+    "私じゃなくて"): with a relation said beside them, another person takes their place
+    ("it's not me, it's my son taking the lesson") and the name held is no longer the one
+    (normalised text)."""
     alone: tuple[str, ...] = ()
     """Patterns that count one person without a number ("just me", "혼자")."""
     with_companion: tuple[str, ...] = ()
@@ -176,6 +181,10 @@ class LanguagePack:
     at_all: tuple[str, ...] = ()
     """Patterns right after a number (and its counter) that make it "at all" ("하나도
     모르겠어요", "一つも分からない"): it counts nothing."""
+    in_compound: tuple[str, ...] = ()
+    """Patterns right after a count of people that make it part of a compound word
+    ("ひとりカラオケ", "二人部屋", "一人暮らし", "2인실"): it names a kind of thing and
+    counts nobody."""
     whole_group: tuple[str, ...] = ()
     """Patterns right after a count of people that make it the whole party ("둘이서": the
     two of us): nothing is added to it, whoever was named before ("저랑 제 친구 둘이서")."""

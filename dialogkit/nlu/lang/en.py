@@ -922,7 +922,7 @@ PACK: Final = LanguagePack(
         # The listener asked to act ("could you book me in for Friday?", "could one of your
         # artists fit me in?"), not to tell.
         r"^(?:(?:oh|ok|okay|hmm|um|so|well|actually|sorry|then|and|but|also|wait|hi|hello|"
-        r"hey|please)\s+){0,3}(?:can|could|would|will)\s+(?:you|one\s+of\s+(?:you|your\s+"
+        r"hey|please)\s+){0,3}(?:can|could|would|will)\s+(?:you(?:\s+(?:guys|folks|all|two))?|one\s+of\s+(?:you|your\s+"
         r"[a-z]+)|your\s+[a-z]+|some\s*one|some\s*body)\s+(?:please\s+|kindly\s+|"
         r"possibly\s+|just\s+)?(?!be\b|tell\b|say\b|explain\b|let\s+me\s+know\b|describe\b|"
         r"remind\b|show\b|give\s+me\s+(?:an?\s+)?(?:idea|sense)\b)[a-z]+",
@@ -946,12 +946,15 @@ PACK: Final = LanguagePack(
         r"\b(?:i\s*m|we\s*re|i\s+was|we\s+were)\s+(?:hoping|looking|wanting)\s+(?:to\s+"
         r"(?!know\b|ask\b|cancel\b)|you\s+(?:could|can|would|d|might)\s+(?!tell\b|cancel\b))",
         r"\bcould\s+(?:really\s+)?use\s+(?:some(?:one|body)?|a|an|help)\b",
+        r"\b(?:i|we)\s*(?:m|re|am|are)\s+(?:looking|searching)\s+for\s+(?:a|an|some)\b",
+        r"\b(?:i|we)\s+(?:need|needed)\s+(?:a|an|some(?:one|body)?|help)\b",
     ),
     request=(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
         r"actually|sorry|then|and|but|also|no|yes|wait|hi|hello|hey)\W+){0,3}(?:can|could|would|"
         r"will)\s+"
-        r"(?:you|i|we|they|someone|somebody)\s+(?:please\s+)?(?:change|make|move|switch|set|put|bring|push|book|have|come|swap|"
+        r"(?:you(?:\s+(?:guys|folks|all|two))?|i|we|they|someone|somebody)\s+(?:please\s+)?"
+        r"(?:change|make|move|switch|set|put|bring|push|book|have|come|swap|"
         r"get|reserve|do|add|go\s+with|take|order|rent|buy|grab)\b",
         r"^(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to)\s+(?:change|make|move|"
         r"switch|book|have|get|reserve|do|add|go)",
@@ -1088,6 +1091,10 @@ PACK: Final = LanguagePack(
         r"(?:(?:my|our|the)\s+)?(?:wife|husband|partner|kid|kids|son|daughter|mom|mum|dad|"
         r"mother|father|boss|friend|brother|sister|child|children|grandma|grandpa)",
     ),
+    not_self=(
+        r"\b(?:not|isn\s*t|aren\s*t|wasn\s*t)\s+(?:for\s+)?(?:me|myself)\b",
+        r"\b(?:instead\s+of|rather\s+than)\s+(?:me|myself)\b",
+    ),
     self_words=("i", "me", "my", "i m", "myself"),
     alone=(
         r"\bjust\s+(?:me|myself)\b",
@@ -1098,7 +1105,7 @@ PACK: Final = LanguagePack(
         r"\bsolo\b",
     ),
     with_companion=(
-        rf"\b(?:me|myself|i)\s*(?:,|\band\b|&|\bplus\b|\bwith\b)\s*{_PARTNER}\b",
+        rf"(?<!\bnot\s)\b(?:me|myself|i)\s*(?:,|\band\b|&|\bplus\b|\bwith\b)\s*{_PARTNER}\b",
         rf"\b{_PARTNER}\s+(?:and|&)\s+(?:me|myself|i)\b",
         r"\bjust\s+(?:the\s+)?two\s+of\s+us\b",
         r"\b(?:a|one)\s+couple\b(?!\s+of\b)",
@@ -1216,6 +1223,7 @@ PACK: Final = LanguagePack(
         "my mother-in-law is staying with us this month",
     ),
     hold_ons=(
+        r"(?:(?:sorry|oops|excuse me)\s+)?"
         r"(?:hold on|hang on|wait|one sec|one second|just a (?:sec|second|moment|minute))\b"
         r"(?!.*\d)",
     ),
@@ -1238,6 +1246,15 @@ PACK: Final = LanguagePack(
         r"our|their|this|that|with|about|want|need|because)\b",
     ),
     paraphrases=(
+        # Bringing one's own food or things into the place ("can we bring our own snacks").
+        (
+            "bring in",
+            "bring our own",
+            "bring my own",
+            "bring your own",
+            "outside food",
+            "carry in",
+        ),
         # What it costs, as asked colloquially ("what's the damage?"). Only phrases no other
         # question says: "how much" asks about time too, "cost" about cancelling.
         (
@@ -1268,6 +1285,14 @@ PACK: Final = LanguagePack(
             "how much cash should",
             "how much money should",
             "how much should i bring",
+            "how much is this going to cost",
+            "how much will this cost",
+            "how much would this cost",
+            "gonna be paying",
+            "going to be paying",
+            "what am i paying",
+            "what would i pay",
+            "what will i pay",
         ),
         ("parking", "somewhere to park", "where to park", "where do i park", "valet"),
         (
@@ -1289,6 +1314,10 @@ PACK: Final = LanguagePack(
             "still be open",
             "how late do you",
             "how late are you",
+            "are you shut",
+            "you guys shut",
+            "you closed on",
+            "you open on",
         ),
         (
             "delivery",
@@ -1353,9 +1382,24 @@ PACK: Final = LanguagePack(
             "a day later",
             "a day earlier",
             "by a day",
+            # "that Saturday is out for me": the weekday of the date read back.
+            *(
+                f"that {day}"
+                for day in (
+                    "monday",
+                    "tuesday",
+                    "wednesday",
+                    "thursday",
+                    "friday",
+                    "saturday",
+                    "sunday",
+                )
+            ),
         ),
         "choice": (
             "something else",
+            "something more",
+            "something less",
             "a different one",
             "another one",
             "pick again",
@@ -1402,6 +1446,8 @@ PACK: Final = LanguagePack(
         r"\b(?:change|changing|switch|update|fix|correct|edit|amend|reschedule|move|shift|push|swap|replace|adjust|tweak)\b",
         r"\bmake\s+a\s+(?:change|correction)\b",
         r"\bsomething\s+else\b",
+        # "Can we go for something more serious?": another option, by what it should be.
+        r"\bsomething\s+(?:a\s+(?:bit|little)\s+)?(?:more|less)\s+[a-z]+",
         # "a different kind of service", "some other week": the noun says what changes.
         r"\b(?:another|a\s+different|some\s+other)\s+(?:(?:kind|type|sort)\s+of\s+)?[a-z]+",
         r"\b(?:got|have|use)\s+a\s+new\s+\w+",
@@ -1425,6 +1471,7 @@ PACK: Final = LanguagePack(
         r"\bno\s+good\b",
         # "Seven's cutting it fine for us", "too spooky for my mother-in-law".
         r"\bcutting\s+it\s+(?:fine|close)\b",
+        r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not|not\s+going\s+to|not\s+gonna)\s+cut\s+it\b",
         r"\btoo\s+[a-z]+\s+for\s+(?:me|us|my|our|him|her|them)\b",
     ),
 )
