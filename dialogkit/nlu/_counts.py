@@ -29,8 +29,8 @@ from itertools import pairwise
 from typing import Final
 
 from dialogkit.nlu._entities import changes_by, exact, in_slot_unit
-from dialogkit.nlu._kinds import slot_kind, slot_nouns
-from dialogkit.nlu._numbers import Quantity, normalize, quantities
+from dialogkit.nlu._kinds import counts_people, slot_kind, slot_nouns
+from dialogkit.nlu._numbers import Quantity, normalize, pair_before, quantities, with_pair
 from dialogkit.nlu._words import nouns_pattern
 from dialogkit.nlu.lang import counted_concepts, pattern, words
 from dialogkit.scenario.model import Slot
@@ -82,6 +82,8 @@ def read_counts(
         if not ordinal.match(normal, q.counter_end) and not changes_by(normal, q, language)
     ]
     found = [q for q in found if not (q.dimension == "day" and month.search(normal[: q.start]))]
+    if expected in counted and counts_people(counted[expected]):
+        found = list(with_pair(normal, found, language))
     span = pattern(language, "span_after", lambda p: p.span_after)
     found = [
         replace(q, dimension=None)
@@ -299,8 +301,11 @@ def people_of_kinds(text: str, language: str = "") -> int | None:
     """The people counted by kind in one answer, added up ("two adults and two kids" is 4,
     "大人2人と子供1人" 3), for a slot that counts people of every kind; None unless two kinds
     or more are counted."""
-    if _totals(language).search(normalize(text)):
+    normal = normalize(text)
+    if _totals(language).search(normal):
         return None  # the sum is said ("…あと妹の四人です")
+    if any(pair_before(normal[: q.start], q, language) for q in quantities(normal)):
+        return None  # the couple and their kids are read as one count (``_with_pair``)
     kinds = _kinds_of_people()
     named = {noun.slot for noun in _nouns(normalize(text), kinds)}
     counts = {k: v for k, v in read_counts(text, kinds, None, language).items() if k in named}

@@ -19,7 +19,7 @@ from dialogkit.nlu._dates import read_date
 from dialogkit.nlu._discipline import is_interjection, is_relation
 from dialogkit.nlu._frame import Frame
 from dialogkit.nlu._fuzzy import Target, closest, targets
-from dialogkit.nlu._kinds import COUNT_UNITS, DURATION_UNITS, MONEY_UNITS, slot_kind
+from dialogkit.nlu._kinds import COUNT_UNITS, DURATION_UNITS, MONEY_UNITS, counts_people, slot_kind
 from dialogkit.nlu._numbers import (
     Quantity,
     digits_spoken,
@@ -27,6 +27,7 @@ from dialogkit.nlu._numbers import (
     normalize,
     plain,
     rewrite,
+    with_pair,
     without_particle_i,
     words_as_digits,
 )
@@ -173,7 +174,10 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
     normalized = normalize(text)
     # "둘째", "the 2nd": an ordinal counts nothing (though it may be a floor or a place).
     counts = (slot.unit or "").strip().lower() in COUNT_UNITS
-    for quantity in find_quantities(text):
+    found = find_quantities(text)
+    if counts_people(slot):
+        found = with_pair(normalized, found)
+    for quantity in found:
         value = _in_unit(quantity, unit)
         if value is None or changes_by(normalized, quantity):
             continue

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
@@ -82,12 +82,13 @@ def _with_speaker(text: str, quantity: Quantity) -> Quantity:
         return quantity
     if quantity.dimension in (None, "people") and _self_plus().search(text[: quantity.start]):
         return replace(quantity, value=quantity.value + 1, dimension="people")
-    if quantity.dimension != "people":
+    if quantity.dimension not in (None, "people"):
         return quantity
+    # "아들 하나랑 저요": a bare number the speaker joins counts people too.
     added = _plus_self().match(text, quantity.counter_end)
     if added is None:
         return quantity
-    return replace(quantity, value=quantity.value + 1, counter_end=added.end())
+    return replace(quantity, value=quantity.value + 1, counter_end=added.end(), dimension="people")
 
 
 def _alternation(words: object) -> str:
@@ -475,6 +476,34 @@ def _at_all(text: str, quantity: Quantity) -> bool:
     return quantity.dimension == "people" and compound.match(text, quantity.counter_end) is not None
 
 
+def pair_before(before: str, quantity: Quantity, language: str = "") -> re.Match[str] | None:
+    """The speaker and a partner said right ``before`` a count of people (``pair_plus``)."""
+    if quantity.dimension not in (None, "people"):
+        return None
+    return pattern(language, "pair_plus", lambda p: p.pair_plus).search(before)
+
+
+def with_pair(text: str, found: Sequence[Quantity], language: str = "") -> tuple[Quantity, ...]:
+    """``found`` with the count of people after the speaker and a partner counting both
+    ("me, my wife and our three kids" is five, "저랑 아내랑 애들 둘" four), and the couple no
+    count of its own; for a slot that counts people: in a slot of kids' bikes the kids stay
+    two and the couple is another slot's. ``text`` is normalised."""
+    # "my husband and me and 2 kids": the speaker is counted in already ("me and 2").
+    counted_in = pattern(language, "self_plus", lambda p: p.self_plus)
+    for quantity in found:
+        before = text[: quantity.start]
+        said = pair_before(before, quantity, language)
+        if said is not None:
+            added = 1 if counted_in.search(before) else 2
+            joined = replace(quantity, value=quantity.value + added, dimension="people")
+            return tuple(
+                joined if q is quantity else q
+                for q in found
+                if q is quantity or not said.start() <= q.start < said.end()
+            )
+    return tuple(found)
+
+
 def find_quantities(text: str) -> tuple[Quantity, ...]:
     """Every number in ``text`` (any script), in order."""
     return quantities(normalize(text))
@@ -516,8 +545,10 @@ def _as_digits(quantity: Quantity, text: str) -> str | None:
 
 
 _PARTICLE_I: Final = re.compile(
-    r"(?<=[영공일삼육륙칠팔])이(?=(?:요|에요|예요|입니다|야|고|라고|랑|었|죠|지|면|[\s.!,]|$))"
+    r"(?<=[영공일삼육륙칠팔])이"
+    r"(?=(?:요|에요|예요|입니다|야|고|라고|랑|었|죠|지|면|[\s.!,](?![\s,]*[영공일이삼사오육륙칠팔구])|$))"
 )
+"""A 이 followed by more digits read one by one is a digit ("공일공에 사칠팔이 구구공일이요")."""
 
 
 def without_particle_i(text: str) -> str:

@@ -178,6 +178,10 @@ class LanguagePack:
     friends", "저랑 제 친구 한 명이요", "私と友達一人です"): one more (normalised text). In
     Korean and Japanese only before companions that may be many: "저랑 아내 둘이요" and
     "私と妻の二人です" count the speaker already."""
+    pair_plus: tuple[str, ...] = ()
+    """Patterns ending right before a count of people that add the speaker and a partner to
+    it ("me, my wife and our three kids", "저랑 아내랑 애들 둘", "私と妻と子供二人"): two more
+    (normalised text)."""
     at_all: tuple[str, ...] = ()
     """Patterns right after a number (and its counter) that make it "at all" ("하나도
     모르겠어요", "一つも分からない"): it counts nothing."""

@@ -992,7 +992,13 @@ PACK: Final = LanguagePack(
         r"\bactually\b",
         r"\bsorry\b(?=\s*[,.]|\s+(?:i|it|make|no))",
     ),
-    replaced=(r"\bnot\b[^,.]*?,?\s*\bbut\b", r"(?:^|\b)not\s+[^,.;]+?[,;]\s*"),
+    replaced=(
+        r"\bnot\b[^,.]*?,?\s*\bbut\b",
+        r"(?:^|\b)not\s+[^,.;]+?[,;]\s*",
+        # "I was going to go with the standard, but make it the VIP lane": given up.
+        r"\b(?:was\s+(?:going|gonna)\s+to|thought\s+(?:about|of))\b[^,.]*?,?\s*\bbut\b"
+        r"(?:\s+(?:actually|maybe|now))?",
+    ),
     moved=(
         r"\b(?:change|move|switch|push|bring)\w*\b[^.]*?"
         r"(?<!\bday\s)(?<!\bdays\s)(?<!\bweek\s)(?<!\bweeks\s)\bfrom\b",
@@ -1112,6 +1118,12 @@ PACK: Final = LanguagePack(
     ),
     pro_forms=("one", "ones"),
     self_plus=(r"\b(?:me|myself)\s+(?:and|plus|with)\s+(?:my\s+|our\s+)?$",),
+    pair_plus=(
+        rf"\b(?:me|myself|i)\s*(?:,|\band\b|&)\s*{_PARTNER}\s*(?:,\s*)?(?:and|&|plus|with)\s+"
+        r"(?:our\s+|my\s+|the\s+)?$",
+        rf"\b{_PARTNER}\s*(?:,|\band\b)\s*(?:me|myself)\s*(?:,\s*)?(?:and|&|plus|with)\s+"
+        r"(?:our\s+|my\s+|the\s+)?$",
+    ),
     plus_self=(
         r"\s*(?:,\s*)?(?:and|&|plus|with)\s+(?:me|myself)\b",
         r"\s*(?:,\s*)?(?:and|&|plus)\s+i\b(?!\s*(?:d|ll|m|would|will|want|need|am)\b)",
@@ -1236,6 +1248,9 @@ PACK: Final = LanguagePack(
     small_talk=(
         r"\b(?:weather|sunny|rainy|raining|snowing|cloudy|windy|chilly|freezing|so hot|so cold|"
         r"lovely day|nice day|beautiful day|long day|busy day|how are you|how s it going)\b",
+        # Word of mouth: "my sister comes here, she's heard great things".
+        r"^(?![^?]*\b(?:can|could|would|will|please|want|like|need)\b)[^?]*\b(?:heard|hear)\s+"
+        r"(?:such\s+|so\s+many\s+|lots\s+of\s+|only\s+)?(?:good|great|nice|wonderful)\s+things\b[^?]*$",
         # An anecdote of a past visit told as such: "last time I went elsewhere, it was awful".
         r"^(?![^?]*\b(?:can|could|would|will|please|want|like|need)\b)(?:the\s+)?last\s+time\b"
         r"[^?]{0,120}\b(?:was|were|came\s+out|turned\s+out|went|got)"
@@ -1400,6 +1415,13 @@ PACK: Final = LanguagePack(
             "something else",
             "something more",
             "something less",
+            "something fancier",
+            "something nicer",
+            "something bigger",
+            "something smaller",
+            "something cheaper",
+            "something quieter",
+            "something simpler",
             "a different one",
             "another one",
             "pick again",
@@ -1448,6 +1470,8 @@ PACK: Final = LanguagePack(
         r"\bsomething\s+else\b",
         # "Can we go for something more serious?": another option, by what it should be.
         r"\bsomething\s+(?:a\s+(?:bit|little)\s+)?(?:more|less)\s+[a-z]+",
+        r"\bsomething\s+(?:a\s+(?:bit|little)\s+)?[a-z]+ier\b",
+        r"\bsomething\s+(?:a\s+(?:bit|little)\s+)?(?:bigger|smaller|cheaper|quieter|simpler|nicer)\b",
         # "a different kind of service", "some other week": the noun says what changes.
         r"\b(?:another|a\s+different|some\s+other)\s+(?:(?:kind|type|sort)\s+of\s+)?[a-z]+",
         r"\b(?:got|have|use)\s+a\s+new\s+\w+",
@@ -1471,6 +1495,7 @@ PACK: Final = LanguagePack(
         r"\bno\s+good\b",
         # "Seven's cutting it fine for us", "too spooky for my mother-in-law".
         r"\bcutting\s+it\s+(?:fine|close)\b",
+        r"\b(?:clash|clashes|conflicts?|overlaps?)\s+with\b",
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not|not\s+going\s+to|not\s+gonna)\s+cut\s+it\b",
         r"\btoo\s+[a-z]+\s+for\s+(?:me|us|my|our|him|her|them)\b",
     ),
