@@ -135,6 +135,10 @@ def said_wrong(
     hints = {
         name: span for name, slot in slots.items() if (span := _hinted(text, name, slot, language))
     }
+    if any(counts_people(slots[name]) for name in heard or {} if name in slots):
+        # "our son can't come after all, so it's just one child": the news is about the
+        # count given its new value, not the adults beside it.
+        hints = {name: span for name, span in hints.items() if not counts_people(slots[name])}
     change = (
         bool(text)
         if changes and choosing
@@ -197,7 +201,7 @@ def _hinted(text: str, name: str, slot: Slot, language: str) -> tuple[int, int] 
     people one of someone joining."""
     hints = change_hints(language, slot_kind(name, slot))
     if counts_people(slot):
-        hints = (*hints, *change_hints(language, "people"))
+        hints = (*hints, *change_hints(language, "people"), *change_hints(language, "leaving"))
     return _label_span(text, hints)
 
 
@@ -205,13 +209,14 @@ def _joins(
     text: str, slots: Mapping[str, Slot], hints: Mapping[str, tuple[int, int]], language: str
 ) -> bool:
     """Whether ``text`` tells of someone joining ("友達がもう一人合流することになって", "사촌
-    동생도 한 명 같이 오겠대요"): news that asks, without a word of change, to change the count
-    of people it names by its hint."""
-    return (
-        any(counts_people(slots[name]) for name in hints)
-        and _label_span(text, change_hints(language, "people")) is not None
-        and not is_negated(text, language)
-    )
+    동생도 한 명 같이 오겠대요") or someone else dropping out ("후배 한 놈이 갑자기 못
+    온대요"): news that asks, without a word of change, to change the count of people it
+    names by its hint."""
+    if not any(counts_people(slots[name]) for name in hints):
+        return False
+    joining = _label_span(text, change_hints(language, "people")) is not None
+    leaving = _label_span(text, change_hints(language, "leaving")) is not None
+    return (joining and not is_negated(text, language)) or leaving
 
 
 def _named(

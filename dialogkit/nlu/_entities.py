@@ -41,7 +41,7 @@ from dialogkit.nlu._plausible import (
 )
 from dialogkit.nlu._times import read_time
 from dialogkit.nlu._words import meant_part
-from dialogkit.nlu.lang import PACKS, paraphrases, pattern, words
+from dialogkit.nlu.lang import PACKS, labels, paraphrases, pattern, words
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Slot
 
@@ -538,8 +538,14 @@ def _framed_name(text: str) -> str | None:
 
 
 def _framed_names(texts: Iterable[str]) -> list[str]:
-    """The names the packs' frames read out of each of ``texts`` that frames one."""
-    return [found for said in texts if (found := _framed_name(said)) is not None]
+    """The names the packs' frames read out of each of ``texts`` that frames one; a label
+    read as the name ("제 이름으로 해 주세요, 이서연이에요" frames "이름") names nobody."""
+    label_words = {label.lower() for label in labels("", "person_name")}
+    return [
+        found
+        for said in texts
+        if (found := _framed_name(said)) is not None and found.lower() not in label_words
+    ]
 
 
 def extract_text(slot: Slot, text: str, name: str = "") -> Any:

@@ -296,7 +296,8 @@ class LanguagePack:
     ``time`` ("the afternoon", "늦은 오후", "朝のうち"), weeks and weekends for a ``date``.
     A change request that says one ("could we push it to the afternoon?") is about that
     kind's slot; they name no slot otherwise (an afternoon is no label of a time). Under
-    ``people``, the words for someone joining, which point at a count of people only."""
+    ``people``, the words for someone joining, and under ``leaving`` for someone else
+    dropping out ("후배 한 놈이 못 온대요"), which point at a count of people only."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Label words of each slot kind: a value that contains one talks about the slot."""
     meta_remarks: tuple[str, ...] = ()

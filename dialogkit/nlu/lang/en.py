@@ -948,6 +948,8 @@ PACK: Final = LanguagePack(
         r"\bcould\s+(?:really\s+)?use\s+(?:some(?:one|body)?|a|an|help)\b",
         r"\b(?:i|we)\s*(?:m|re|am|are)\s+(?:looking|searching)\s+for\s+(?:a|an|some)\b",
         r"\b(?:i|we)\s+(?:need|needed)\s+(?:a|an|some(?:one|body)?|help)\b",
+        # "I thought it'd be lovely to get them out on the water".
+        r"\b(?:it\s*d|it\s+would)\s+be\s+(?:nice|lovely|great|fun|good|wonderful)\s+to\b",
     ),
     request=(
         r"^(?!.*\b(?:what|when|where|why|how|which|who)\b)(?:(?:oh|ok|okay|hmm|um|so|well|"
@@ -1233,6 +1235,7 @@ PACK: Final = LanguagePack(
         "I just got back from a work trip",
         "it's been a crazy week at home",
         "my mother-in-law is staying with us this month",
+        "the kids are going to be so excited, they'll be bouncing off the walls",
     ),
     hold_ons=(
         r"(?:(?:sorry|oops|excuse me)\s+)?"
@@ -1329,6 +1332,9 @@ PACK: Final = LanguagePack(
             "still be open",
             "how late do you",
             "how late are you",
+            "how early do you",
+            "how early does",
+            "how early are you",
             "are you shut",
             "you guys shut",
             "you closed on",
@@ -1427,6 +1433,16 @@ PACK: Final = LanguagePack(
             "pick again",
             "choose again",
         ),
+        "leaving": (
+            "dropped out",
+            "dropping out",
+            "pulled out",
+            "bailed on us",
+            "can't come after all",
+            "can t come after all",
+            "won't be coming",
+            "won t be coming",
+        ),
         "count": (
             "one more person",
             "one more guest",
@@ -1496,6 +1512,8 @@ PACK: Final = LanguagePack(
         # "Seven's cutting it fine for us", "too spooky for my mother-in-law".
         r"\bcutting\s+it\s+(?:fine|close)\b",
         r"\b(?:clash|clashes|conflicts?|overlaps?)\s+with\b",
+        r"\b(?:won\s*t|doesn\s*t|not\s+gonna|not\s+going\s+to)\s+fly\b",
+        r"\bsomething\s+(?:came|has\s+come|s\s+come)\s+up\b",
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not|not\s+going\s+to|not\s+gonna)\s+cut\s+it\b",
         r"\btoo\s+[a-z]+\s+for\s+(?:me|us|my|our|him|her|them)\b",
     ),
