@@ -575,6 +575,13 @@ def is_withdrawal(text: str, language: str = "") -> bool:
     return any(whole.fullmatch(clause) is not None for clause in clauses_of(text))
 
 
+def puts_off(text: str, language: str = "") -> bool:
+    """Whether a clause of the utterance puts the request off ("이번 달엔 짬이 안 나네요.
+    다음에 할게요", "maybe another time")."""
+    later = pattern(language, "put_off", lambda p: p.put_off)
+    return any(later.search(normalize(clause)) for clause in clauses_of(text))
+
+
 @lru_cache(maxsize=64)
 def _withdrawal_ending(language: str) -> CompiledPattern:
     """A clause that ends with a withdrawal phrase (and the pack's tails), whatever comes

@@ -38,6 +38,7 @@ from dialogkit.nlu._acts import (
     is_withdrawal,
     leading_act,
     only_hesitates,
+    puts_off,
     said_apart,
     says_nothing,
     wants_to_act,
@@ -814,6 +815,11 @@ class RuleNLU:
             closing = goodbye.score(utterance)
             if closing >= KEYWORD_SCORE:
                 intent, confidence = "goodbye", max(confidence, closing)
+        # "이번 달엔 짬이 안 나네요. 다음에 할게요" with a request under way calls it off: the
+        # scenario's way out, not a farewell.
+        putting_off = intent == "goodbye" and request.filled_slots and not exact
+        if putting_off and puts_off(text, request.scenario.language):
+            intent = _withdrawal_target(request, index) or intent
         # "Nope, nothing else" to an optional question is a no, not its text.
         nothing = says_nothing(text, request.scenario.language)
         weak = intent in (None, "deny") or confidence <= INTENT_THRESHOLD

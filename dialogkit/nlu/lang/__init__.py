@@ -286,6 +286,10 @@ class LanguagePack:
     """Phrases that withdraw the whole request ("scrap that", "안 할래요", "やめておきます"),
     as written (also listed as a paraphrase group, so an intent keyed by one is keyed by
     all): said as a clause of its own, they are no answer to the question asked."""
+    put_off: tuple[str, ...] = ()
+    """Patterns of a clause that puts the request off ("다음에 할게요", "また今度にします",
+    "maybe another time"; at its end, normalised text): a farewell at a greeting, calling the
+    request off once one is under way."""
     withdrawal_leads: tuple[str, ...] = ()
     """Patterns of words that may open a withdrawal clause without making it say anything
     else ("actually", "아무래도", "その件は"); the pack's ``openers`` count too."""

@@ -947,7 +947,8 @@ PACK: Final = LanguagePack(
         r"(?!know\b|ask\b|cancel\b)|you\s+(?:could|can|would|d|might)\s+(?!tell\b|cancel\b))",
         r"\bcould\s+(?:really\s+)?use\s+(?:some(?:one|body)?|a|an|help)\b",
         r"\b(?:i|we)\s*(?:m|re|am|are)\s+(?:looking|searching)\s+for\s+(?:a|an|some)\b",
-        r"\b(?:i|we)\s+(?:need|needed)\s+(?:a|an|some(?:one|body)?|help)\b",
+        r"\b(?:i|we)\s+(?:really\s+|just\s+|badly\s+|kind\s+of\s+|definitely\s+)?"
+        r"(?:need|needed)\s+(?:a|an|some(?:one|body)?|help)\b",
         # "I thought it'd be lovely to get them out on the water".
         r"\b(?:it\s*d|it\s+would)\s+be\s+(?:nice|lovely|great|fun|good|wonderful)\s+to\b",
     ),
@@ -1356,6 +1357,10 @@ PACK: Final = LanguagePack(
         _WITHDRAWALS,
     ),
     withdrawals=_WITHDRAWALS,
+    put_off=(
+        r"\b(?:maybe\s+)?(?:another|some\s+other)\s+time\b[.!\s]*$",
+        r"\bi\s*ll\s+call\s+(?:you\s+)?back\b[.!\s]*$",
+    ),
     withdrawal_leads=(
         r"actually",
         r"ugh",

@@ -1119,6 +1119,10 @@ PACK: Final = LanguagePack(
         _WITHDRAWALS,
     ),
     withdrawals=_WITHDRAWALS,
+    put_off=(
+        r"(?:また今度|次の機会)に(?:します|しますね|しよう)[。!！\s]*$",
+        r"改めて(?:お)?電話します(?:ね)?[。\s]*$",
+    ),
     withdrawal_leads=(
         r"すみません",
         r"すいません",
@@ -1138,6 +1142,7 @@ PACK: Final = LanguagePack(
         # "この話はなかったことにしてもらえますか": asked as a favour.
         r"(?:して)?(?:もらえ|いただけ)(?:ます|ません)か",
         r"(?:して)?ください",
+        r"(?:ね|よ|ねー|ね〜)",
     ),
     change_hints={
         "time": (
