@@ -214,8 +214,21 @@ def asks(text: str, language: str = "") -> bool:
 def wants_to_act(text: str, language: str = "") -> bool:
     """Whether the speaker says they want to do or have something ("I'd like to come in",
     "伺いたいなと思いまして"), not to know something or to call it off."""
+    return wish(text, language) is not None
+
+
+def wish(text: str, language: str = "") -> str | None:
+    """The wish an utterance says and what follows it, normalised ("have never tried this
+    and we'd love to give it a go" -> "we d love to give it a go"); None when it says none.
+    What comes before is the reason, whose negation is no refusal."""
+    said = normalize(text)
     desires = pattern(language, "desires", lambda p: p.desires)
-    return desires.search(normalize(text)) is not None
+    found = desires.search(said)
+    if found is None:
+        return None
+    # In Korean and Japanese the wish ends the sentence: its verb is part of the match.
+    start = found.start() if found.start() > 0 and said[: found.start()].isascii() else 0
+    return said[start:]
 
 
 def asks_to_be_told(text: str, language: str = "") -> bool:

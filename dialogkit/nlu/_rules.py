@@ -41,7 +41,7 @@ from dialogkit.nlu._acts import (
     puts_off,
     said_apart,
     says_nothing,
-    wants_to_act,
+    wish,
     without_restarts,
 )
 from dialogkit.nlu._base import NLURequest
@@ -574,11 +574,12 @@ def _asks_for_the_offer(request: NLURequest, text: str) -> bool:
     asking = [
         clause
         for clause in clauses_of(text)
-        if asks_to_act(clause, language)
-        or is_request(clause, language)
-        or wants_to_act(clause, language)
+        if asks_to_act(clause, language) or is_request(clause, language)
     ]
-    return any(not is_negated(clause, language) for clause in asking) and not (
+    # "A few of us have never tried this and we'd love to give it a go": the wish, not the
+    # reason before it, says whether it is refused.
+    wished = [said for clause in clauses_of(text) if (said := wish(clause, language))]
+    return any(not is_negated(said, language) for said in (*asking, *wished)) and not (
         asks_to_be_told(text, language)
         or is_withdrawal(text, language)
         or ends_in_withdrawal(text, language)
@@ -973,7 +974,8 @@ class RuleNLU:
             and only_asks(request.intents.get(intent or ""), language)
         ):
             intent, confidence = None, 0.0
-        if intent is None and _unsure_which(request, text, entities):
+        # "どれが自分に合ってるのかさっぱりで": a "fits" wondered about is no yes.
+        if intent in (None, "affirm") and _unsure_which(request, text, entities):
             intent, confidence = HELP, TOPIC_SCORE
         return NLUResult(
             intent=intent,

@@ -1265,6 +1265,8 @@ PACK: Final = LanguagePack(
         r"our|their|this|that|with|about|want|need|because)\b",
     ),
     paraphrases=(
+        # What to wear ("can I come in jeans?").
+        ("dress code", "what to wear", "what should i wear", "in jeans", "in shorts", "flip flops"),
         # Bringing one's own food or things into the place ("can we bring our own snacks").
         (
             "bring in",
@@ -1518,6 +1520,7 @@ PACK: Final = LanguagePack(
         r"\bcutting\s+it\s+(?:fine|close)\b",
         r"\b(?:clash|clashes|conflicts?|overlaps?)\s+with\b",
         r"\b(?:won\s*t|doesn\s*t|not\s+gonna|not\s+going\s+to)\s+fly\b",
+        r"\b(?:won\s*t|doesn\s*t|wouldn\s*t|not\s+gonna|not\s+going\s+to)\s+suit\b",
         r"\bsomething\s+(?:came|has\s+come|s\s+come)\s+up\b",
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not|not\s+going\s+to|not\s+gonna)\s+cut\s+it\b",
         r"\btoo\s+[a-z]+\s+for\s+(?:me|us|my|our|him|her|them)\b",
