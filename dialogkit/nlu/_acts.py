@@ -112,9 +112,7 @@ def after_greeting(text: str) -> str | None:
     decides nothing."""
     normal = normalize(text)
     answered = _consume(normal, LEAD_WORDS["affirm"])
-    opened = _consume(answered[1] if answered else normal, _GREETINGS)
-    if opened is None and answered is not None:
-        opened = _consume(normal, _GREETINGS)
+    opened = (answered and _consume(answered[1], _GREETINGS)) or _consume(normal, _GREETINGS)
     return opened[1] if opened is not None and opened[1] else None
 
 
@@ -226,8 +224,9 @@ def wish(text: str, language: str = "") -> str | None:
     found = desires.search(said)
     if found is None:
         return None
-    # In Korean and Japanese the wish ends the sentence: its verb is part of the match.
-    start = found.start() if found.start() > 0 and said[: found.start()].isascii() else 0
+    # In Korean and Japanese the wish's verb closes the sentence and its reason is a clause
+    # of its own; only an English wish is cut from the reason before it.
+    start = found.start() if said[: found.start()].isascii() else 0
     return said[start:]
 
 

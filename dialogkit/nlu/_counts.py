@@ -305,7 +305,7 @@ def people_of_kinds(text: str, language: str = "") -> int | None:
     if _totals(language).search(normal):
         return None  # the sum is said ("…あと妹の四人です")
     if any(pair_before(normal[: q.start], q, language) for q in quantities(normal)):
-        return None  # the couple and their kids are read as one count (``_with_pair``)
+        return None  # the couple and their kids are read as one count (``with_pair``)
     kinds = _kinds_of_people()
     named = {noun.slot for noun in _nouns(normalize(text), kinds)}
     counts = {k: v for k, v in read_counts(text, kinds, None, language).items() if k in named}

@@ -98,8 +98,17 @@ def test_having_it_put_back_to_a_blank_page_withdraws() -> None:
     )
 
 
-def test_looking_forward_to_it_is_small_talk() -> None:
-    assert is_small_talk("우와, 말씀 들으니까 벌써 여행 온 것 같네요", "ko")
+@pytest.mark.parametrize(
+    "said",
+    [
+        "우와, 말씀 들으니까 벌써 여행 온 것 같네요",
+        # Two off-topic remarks the tier had taken for a cancel and a change of time.
+        "작년에 다른 업체 불렀다가 완전 엉망이었거든요.",
+        "어제 드라마 보다가 늦게 자서 지금 너무 졸리네요.",
+    ],
+)
+def test_looking_forward_last_years_visit_and_sleepiness_are_small_talk(said: str) -> None:
+    assert is_small_talk(said, "ko")
 
 
 @pytest.mark.parametrize(
