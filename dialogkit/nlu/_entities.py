@@ -540,12 +540,17 @@ def _framed_name(text: str) -> str | None:
 def _framed_names(texts: Iterable[str]) -> list[str]:
     """The names the packs' frames read out of each of ``texts`` that frames one; a label
     read as the name ("제 이름으로 해 주세요, 이서연이에요" frames "이름") names nobody."""
-    label_words = {label.lower() for label in labels("", "person_name")}
     return [
         found
         for said in texts
-        if (found := _framed_name(said)) is not None and found.lower() not in label_words
+        if (found := _framed_name(said)) is not None and found.lower() not in _name_labels()
     ]
+
+
+@lru_cache(maxsize=1)
+def _name_labels() -> frozenset[str]:
+    """Every pack's label words of a person's name, lower-cased."""
+    return frozenset(label.lower() for label in labels("", "person_name"))
 
 
 def extract_text(slot: Slot, text: str, name: str = "") -> Any:
