@@ -571,15 +571,15 @@ def _asks_for_the_offer(request: NLURequest, text: str) -> bool:
     language = request.scenario.language
     if request.expected_slot is not None or request.node.collect_slots:
         return False
-    asking = [
-        clause
-        for clause in clauses_of(text)
-        if asks_to_act(clause, language) or is_request(clause, language)
-    ]
-    # "A few of us have never tried this and we'd love to give it a go": the wish, not the
-    # reason before it, says whether it is refused.
-    wished = [said for clause in clauses_of(text) if (said := wish(clause, language))]
-    return any(not is_negated(said, language) for said in (*asking, *wished)) and not (
+    asking: list[str] = []
+    for clause in clauses_of(text):
+        if asks_to_act(clause, language) or is_request(clause, language):
+            asking.append(clause)
+        # "A few of us have never tried this and we'd love to give it a go": the wish, not
+        # the reason before it, says whether it is refused.
+        if (wished := wish(clause, language)) is not None:
+            asking.append(wished)
+    return any(not is_negated(said, language) for said in asking) and not (
         asks_to_be_told(text, language)
         or is_withdrawal(text, language)
         or ends_in_withdrawal(text, language)
@@ -852,11 +852,10 @@ class RuleNLU:
             intent, confidence = None, 0.0
         # Said aside ("잠깐만요, 택배 왔어요", "one sec, my kettle's whistling"), a remark asks
         # nothing: the question intent its words resemble is not what it means.
-        aside = is_aside(text, request.scenario.language)
+        aside = not question and is_aside(text, request.scenario.language)
         if (
             aside
             and intent is not None
-            and not question
             and only_asks(request.intents.get(intent), request.scenario.language)
         ):
             intent, confidence = None, 0.0
