@@ -208,13 +208,16 @@ def _hinted(text: str, name: str, slot: Slot, language: str) -> tuple[int, int] 
 def _joins(
     text: str, slots: Mapping[str, Slot], hints: Mapping[str, tuple[int, int]], language: str
 ) -> bool:
-    """Whether ``text`` tells of someone joining ("友達がもう一人合流することになって", "사촌
-    동생도 한 명 같이 오겠대요") or someone else dropping out ("후배 한 놈이 갑자기 못
-    온대요"): news that asks, without a word of change, to change the count of people it
-    names by its hint."""
-    if not any(counts_people(slots[name]) for name in hints):
+    """Whether ``text`` tells of someone or something joining ("友達がもう一人合流することに
+    なって", "사촌 동생도 한 명 같이 오겠대요", "my husband's just found another pair of
+    trousers that need doing too") or someone else dropping out ("후배 한 놈이 갑자기 못
+    온대요"): news that asks, without a word of change, to change the count it names by its
+    hint."""
+    if not any(slot_kind(name, slots[name]) == "count" for name in hints):
         return False
-    joining = _label_span(text, change_hints(language, "people")) is not None
+    joining = any(
+        _label_span(text, change_hints(language, kind)) is not None for kind in ("people", "count")
+    )
     leaving = _label_span(text, change_hints(language, "leaving")) is not None
     return (joining and not is_negated(text, language)) or leaving
 
@@ -299,14 +302,21 @@ def _asks_change(text: str, language: str) -> bool:
 def _chosen(text: str, language: str) -> str:
     """What answers "which one should I change?": the clauses of ``text`` that negate
     nothing ("It's the cell, I don't use that one anymore" names the phone in its first);
-    nothing when a clause declines to change ("the name's fine, no need to change it")."""
+    nothing when a clause declines to change ("the name's fine, no need to change it").
+    The words that say something is wrong are no negation here ("苗字の漢字を間違えてお伝え
+    しちゃいました" names the name), as in ``_says_wrong``."""
+    wrong = _wrong(language)
     kept = []
     for said in clauses_of(text):
-        if not is_negated(said, language):
+        if not is_negated(wrong.sub(" ", said), language):
             kept.append(said)
         elif _change_requests(language).search(normalize(said)):
             return ""
     return " ".join(kept)
+
+
+def _wrong(language: str) -> re.Pattern[str]:
+    return pattern(language, "wrong", lambda p: p.wrong)
 
 
 def _says_wrong(text: str, language: str) -> bool:
@@ -314,7 +324,7 @@ def _says_wrong(text: str, language: str) -> bool:
     clause takes it back ("nothing's wrong with the name", "名前は間違っていません"); one
     inside the words that say it is how it is said ("isn't right"), and a no before it
     answers ("no, the name is wrong")."""
-    wrong = pattern(language, "wrong", lambda p: p.wrong)
+    wrong = _wrong(language)
     for said in clauses_of(text):
         rest = wrong.sub(" ", said)
         if rest != said and not is_negated(rest, language):

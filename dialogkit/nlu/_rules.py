@@ -730,10 +730,16 @@ def _changer(
         if (found := (names if usable is None else names & usable) & request.intents.keys())
     }
     language = request.scenario.language
+    # A question intent's words said in no question ("予算が厳しくて、もうちょっと安く収まる
+    # コースのほうがいいかも") give a reason, and the change they give it for stands.
+    statement = not is_question(text, language)
     if not by_slot or (
         heard not in (None, "deny", "affirm")
         and not any(heard in n for n in by_slot.values())
-        and (confidence >= KEYWORD_SCORE or is_question(text, language))
+        and (
+            not statement
+            or (confidence >= KEYWORD_SCORE and not only_asks(request.intents.get(heard), language))
+        )
     ):
         return None
     slots = {name: slot for name in by_slot if (slot := request.scenario.slot(name)) is not None}

@@ -64,6 +64,14 @@ _WITHDRAWALS: Final = (
     "we'll sort something else out",
     "i'd rather not go ahead",
     "rather not go ahead with this",
+    "so i'll leave it",
+    "i'll leave it then",
+    "so we'll leave it",
+    "we'll leave it then",
+    "scrap the booking",
+    "scrap the appointment",
+    "scrap the reservation",
+    "scrap the order",
 )
 
 
@@ -707,7 +715,7 @@ PACK: Final = LanguagePack(
         r"\b(?:that|which)\s+makes\b",
         r"\bmaking\s+(?:it|us|that)\b",
         r"\b(?:a\s+)?total\s+of\b",
-        r"\b(?:in\s+total|all\s+together|altogether|all\s+in\s+all)\b[\s,]*(?=\S)",
+        r"\b(?:in\s+total|all\s+together|altogether|all\s+in\s+all)\b(?=[\s,]*\w)[\s,]*",
     ),
     change_by=(r"\s*(?:more|extra|additional|less|fewer)\b",),
     change_by_before=(r"\banother\s*$",),
@@ -927,7 +935,8 @@ PACK: Final = LanguagePack(
         r"possibly\s+|just\s+)?(?!be\b|tell\b|say\b|explain\b|let\s+me\s+know\b|describe\b|"
         r"remind\b|show\b|give\s+me\s+(?:an?\s+)?(?:idea|sense)\b)[a-z]+",
         r"^(?:(?:oh|ok|okay|so|well|then|and|also)\s+){0,2}would\s+you\s+mind\s+[a-z]+ing\b",
-        r"\bany\s+chance\s+(?:you|y\s*all|you\s+guys|you\s+folks|someone)\s+(?:could|can|would)\s+"
+        r"\bany\s+chance\s+(?:you|y\s*all|you\s+guys|you\s+folks|someone|one\s+of\s+(?:you|your\s+"
+        r"[a-z]+))\s+(?:could|can|would)\s+"
         r"(?!tell\b|say\b|explain\b)[a-z]+",
         # The speaker asking to have or do something now; "can I cancel later?" asks about
         # a policy, and a question about when, fees or conditions stays one.
@@ -1191,7 +1200,7 @@ PACK: Final = LanguagePack(
     name_frames=(
         r"^\s*(?:(?:yes|yeah|sure|ok)[,.\s]+)?(?:"
         r"(?:(?:(?:you|we)\s+(?:can|could)\s+|just\s+)?(?:please\s+)?"
-        r"(?:put|book|reserve|make|have)\s+(?:it|that|this|the\s+\w+|us|me)\s+|"
+        r"(?:put|book|reserve|make|have)\s+(?:it|that|this|the\s+\w+|us|me)\s+(?:down\s+)?|"
         r"(?:the\s+)?(?:booking|reservation|appointment|table|order|room)\s+"
         r"(?:(?:should|can|will|would|must)\s+be\s+|is\s+|\W?s\s+)?)?under"
         r"(?:\s+the\s+name(?:\s+of)?)?|(?:it|(?:my|the)\s+name)\s+(?:should|will|would|must)\s+be|"
@@ -1314,6 +1323,30 @@ PACK: Final = LanguagePack(
             "what am i paying",
             "what would i pay",
             "what will i pay",
+            "your rates",
+            "the rates",
+            "shelling out",
+            "shell out",
+            "fork out",
+            "forking out",
+            "cough up",
+        ),
+        # What to bring ("can I just turn up empty-handed?").
+        ("what to bring", "bring anything", "need to bring", "empty-handed", "empty handed"),
+        # When the work is done ("when would I have it back in my hands?").
+        (
+            "turnaround",
+            "be ready",
+            "how quickly",
+            "have it back",
+            "have them back",
+            "get it back",
+            "get them back",
+            "back in my hands",
+            "pick it up again",
+            "pick them up again",
+            "ready to collect",
+            "ready for collection",
         ),
         ("parking", "somewhere to park", "where to park", "where do i park", "valet"),
         (
@@ -1342,6 +1375,11 @@ PACK: Final = LanguagePack(
             "you guys shut",
             "you closed on",
             "you open on",
+            "work weekends",
+            "work on weekends",
+            "open weekends",
+            "open at weekends",
+            "open on weekends",
         ),
         (
             "delivery",
@@ -1365,6 +1403,7 @@ PACK: Final = LanguagePack(
     ),
     withdrawal_leads=(
         r"actually",
+        r"please",
         r"ugh",
         r"sorry",
         r"you know what",
@@ -1395,6 +1434,9 @@ PACK: Final = LanguagePack(
             "afternoon",
             "evening",
             "later in the day",
+            "after lunch",
+            "before lunch",
+            "lunchtime",
             "earlier in the day",
             "what time",
         ),
@@ -1437,6 +1479,10 @@ PACK: Final = LanguagePack(
             "something simpler",
             "a different one",
             "another one",
+            "another type",
+            "another kind",
+            "a different type",
+            "a different kind",
             "pick again",
             "choose again",
         ),
@@ -1458,6 +1504,11 @@ PACK: Final = LanguagePack(
             "add someone",
             "one less",
             "one fewer",
+            # "my husband's just found another pair of trousers that need doing too".
+            "another pair",
+            "one more pair",
+            "a couple more",
+            "a few more",
         ),
         "people": (
             "coming too",
@@ -1524,5 +1575,9 @@ PACK: Final = LanguagePack(
         r"\bsomething\s+(?:came|has\s+come|s\s+come)\s+up\b",
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not|not\s+going\s+to|not\s+gonna)\s+cut\s+it\b",
         r"\btoo\s+[a-z]+\s+for\s+(?:me|us|my|our|him|her|them)\b",
+        # "Oh, that's my old work cell": what was read back is out of date.
+        r"\b(?:that\s*s|that\s+is|it\s*s|it\s+is)\s+(?:my|our|an|the)\s+old\b",
+        # "my in-laws are flying in that Wednesday and I'll be stuck ferrying them around".
+        r"\b(?:i\s*ll|i\s+will|we\s*ll|we\s+will)\s+be\s+stuck\b",
     ),
 )
