@@ -254,12 +254,25 @@ def _joinable(text: str, left: _Atom, right: _Atom) -> bool:
         return True
     if gap.strip() not in {"", "-"}:
         return False
+    if _ends_a_word(text, left):
+        return False  # "제 핸드폰이 공일공 …": the particle of "핸드폰" starts no number
     if left.kind in {_SMALL, _BIG}:
         return True  # "이천 오백", "삼만 오천"
     if left.kind == _TENS and right.kind == _DIGIT:
         return True  # "스물 다섯"
     # digits read one by one: "일 이 삼 사", "공일공 일이삼사"
     return left.kind == right.kind == _DIGIT and left.script == right.script == "sino"
+
+
+def _ends_a_word(text: str, atom: _Atom) -> bool:
+    """Whether a Korean numeral is the last syllable of another word ("핸드폰이", "회사"): a
+    Hangul syllable that is no numeral comes right before it."""
+    return (
+        atom.script == "sino"
+        and atom.start > 0
+        and "가" <= text[atom.start - 1] <= "힣"
+        and text[atom.start - 1] not in _KO_SINO
+    )
 
 
 def _is_teen(value: float | None) -> bool:

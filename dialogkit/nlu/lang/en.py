@@ -64,6 +64,8 @@ _WITHDRAWALS: Final = (
     "we'll sort something else out",
     "i'd rather not go ahead",
     "rather not go ahead with this",
+    "so don't worry about it",
+    "don't worry about it then",
     "so i'll leave it",
     "i'll leave it then",
     "so we'll leave it",
@@ -422,6 +424,8 @@ PACK: Final = LanguagePack(
                 "have a great day",
                 "have a good one",
                 "have a nice one",
+                "that's all i needed",
+                "that's all i wanted to know",
                 "i'm off now",
                 "i'll be off now",
                 "i'm heading out now",
@@ -471,6 +475,7 @@ PACK: Final = LanguagePack(
                 "how do i answer",
                 "how should i answer",
                 "what do you need from me",
+                "what exactly do you need",
                 "what do you want from me",
                 "what do you want me to say",
                 "what do you want me to do",
@@ -935,6 +940,9 @@ PACK: Final = LanguagePack(
         r"possibly\s+|just\s+)?(?!be\b|tell\b|say\b|explain\b|let\s+me\s+know\b|describe\b|"
         r"remind\b|show\b|give\s+me\s+(?:an?\s+)?(?:idea|sense)\b)[a-z]+",
         r"^(?:(?:oh|ok|okay|so|well|then|and|also)\s+){0,2}would\s+you\s+mind\s+[a-z]+ing\b",
+        # "I was hoping you lot could whip something up for it".
+        r"\b(?:i|we)\s*(?:was|were|m|re|am|are)\s+hoping\s+(?:you|y\s*all|you\s+(?:guys|lot|folks|all)|"
+        r"someone|one\s+of\s+you)\s+(?:could|can|would|might)\s+(?!tell\b|say\b|explain\b)[a-z]+",
         r"\bany\s+chance\s+(?:you|y\s*all|you\s+guys|you\s+folks|someone|one\s+of\s+(?:you|your\s+"
         r"[a-z]+))\s+(?:could|can|would)\s+"
         r"(?!tell\b|say\b|explain\b)[a-z]+",
@@ -1323,6 +1331,9 @@ PACK: Final = LanguagePack(
             "what am i paying",
             "what would i pay",
             "what will i pay",
+            "what would i be up for",
+            "what am i up for",
+            "how much am i up for",
             "your rates",
             "the rates",
             "shelling out",
@@ -1380,6 +1391,10 @@ PACK: Final = LanguagePack(
             "open weekends",
             "open at weekends",
             "open on weekends",
+            "come out on a",
+            "come out at weekends",
+            "strictly weekdays",
+            "weekdays only",
         ),
         (
             "delivery",
@@ -1524,7 +1539,16 @@ PACK: Final = LanguagePack(
     labels={
         "person_name": ("name", "surname", "maiden name"),
         "address": ("address",),
-        "phone": ("phone number", "phone", "cell number", "mobile number", "cell", "mobile"),
+        "phone": (
+            "phone number",
+            "phone",
+            "cell number",
+            "mobile number",
+            "cell",
+            "mobile",
+            "landline",
+            "line",
+        ),
         "email": ("email", "e-mail"),
         "birth_date": ("birthday", "date of birth"),
         "date": ("date", "day"),
@@ -1579,5 +1603,12 @@ PACK: Final = LanguagePack(
         r"\b(?:that\s*s|that\s+is|it\s*s|it\s+is)\s+(?:my|our|an|the)\s+old\b",
         # "my in-laws are flying in that Wednesday and I'll be stuck ferrying them around".
         r"\b(?:i\s*ll|i\s+will|we\s*ll|we\s+will)\s+be\s+stuck\b",
+        r"\b(?:be|is|s)\s+(?:total|complete|absolute|utter)?\s*(?:chaos|a\s+madhouse)\b",
+        # "what she actually found in the kitchen, and it's not ants at all".
+        r"\b(?:it|that|they)\s*(?:s|is|are|re)\s+not\s+[a-z]+\s+at\s+all\b",
+        # "That line's about to be disconnected", "that Saturday's a write-off now".
+        r"\bdisconnected\b",
+        r"\bcut\s+off\b",
+        r"\bwrite[\s-]?off\b",
     ),
 )
