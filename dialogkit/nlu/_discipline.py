@@ -213,7 +213,9 @@ def _joins(
     trousers that need doing too") or someone else dropping out ("후배 한 놈이 갑자기 못
     온대요"): news that asks, without a word of change, to change the count it names by its
     hint."""
-    if not any(slot_kind(name, slots[name]) == "count" for name in hints):
+    if not any(
+        counts_people(slots[name]) or slot_kind(name, slots[name]) == "count" for name in hints
+    ):
         return False
     joining = any(
         _label_span(text, change_hints(language, kind)) is not None for kind in ("people", "count")
@@ -316,6 +318,7 @@ def _chosen(text: str, language: str) -> str:
 
 
 def _wrong(language: str) -> re.Pattern[str]:
+    """The pack's words that say something is wrong (compiled once per language)."""
     return pattern(language, "wrong", lambda p: p.wrong)
 
 

@@ -744,7 +744,7 @@ def _changer(
         return None
     slots = {name: slot for name in by_slot if (slot := request.scenario.slot(name)) is not None}
     # Asked which value to change, the one named is the answer; "체크카드 맞죠?" asks back.
-    choosing = request.node.id in index.asks_what_to_change and not is_question(text, language)
+    choosing = request.node.id in index.asks_what_to_change and statement
     named = said_wrong(
         text,
         slots,
