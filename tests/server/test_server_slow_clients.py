@@ -58,8 +58,10 @@ def test_trickled_heads_are_closed_at_the_request_timeout(base: tuple[str, int])
     clients = [socket.create_connection(base, timeout=5) for _ in range(CLIENTS)]
     closed_after: dict[int, float] = {}
     try:
-        # Out of phase with Sanic's periodic checks, which started when each connection did.
-        time.sleep(REQUEST_TIMEOUT_S / 4)
+        # Just after one of Sanic's periodic checks (every half timeout, from when each
+        # connection started): a head cut only at a periodic check would then close almost a
+        # half timeout late, far outside the bound below.
+        time.sleep(REQUEST_TIMEOUT_S / 2 + 0.1)
         for sock in clients:
             sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         started = time.monotonic()
@@ -82,9 +84,10 @@ def test_trickled_heads_are_closed_at_the_request_timeout(base: tuple[str, int])
         for sock in clients:
             sock.close()
     assert len(closed_after) == CLIENTS, f"{CLIENTS - len(closed_after)} still open"
-    # At the timeout, not at Sanic's next periodic check (every half timeout: 2 s later).
+    # At the timeout, not at Sanic's next periodic check (1.9 s later here). A loaded
+    # machine closes up to about 0.8 s late (measured inside the full suite on 2 cores).
     assert min(closed_after.values()) >= REQUEST_TIMEOUT_S - 0.5
-    assert max(closed_after.values()) < REQUEST_TIMEOUT_S + 0.75
+    assert max(closed_after.values()) < REQUEST_TIMEOUT_S + 1.0
 
 
 def test_a_request_sent_at_once_is_served(base: tuple[str, int]) -> None:
