@@ -26,7 +26,8 @@ The lock lives ``lock_ttl_s`` (10 s) and is renewed while its turn runs, for at 
 most ``lock_ttl_s``, and a turn that hangs cannot keep it past its deadline. Saves
 are *fenced*: a turn saves only while its lock token is still the one in Redis (``WATCH`` on
 the lock key), so a turn that lost its lock can never overwrite the turn of a worker that took
-the lock after it.
+the lock after it. A new session's first save is not fenced: nothing was saved before it that
+it could overwrite.
 
 A turn sent with an idempotency key saves its reply in the same transaction as its state, so a
 retry of a turn whose answer was lost gets the saved answer instead of a second turn. Replies
@@ -190,7 +191,10 @@ class RedisStore:
         config_key = self._key("config", session_id)
         if new:
             await self._keep_scenario(scenario)  # before the session can be seen
-        token = (_HELD.get() or {}).get(session_id)
+        # A new session is not fenced: no turn can have saved it before, so there is nothing
+        # a lost lock could let it overwrite, and a slow opening (a skill call, a loaded
+        # worker) must not fail for a lock that only kept its id's callbacks waiting.
+        token = None if new else (_HELD.get() or {}).get(session_id)
         lock_key = self._key("lock", session_id)
         for _ in range(FENCE_ATTEMPTS):
             async with self._redis.pipeline(transaction=True) as pipe:

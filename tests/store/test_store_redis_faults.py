@@ -16,6 +16,7 @@ from dialogkit.engine.providers import OfflineRouter
 from dialogkit.engine.state import DialogueState, Records, SessionConfig
 from dialogkit.errors import LockLost, SessionBusy
 from dialogkit.scenario.scenario import Scenario
+from dialogkit.skills._base import SkillCall, SkillOutcome
 from dialogkit.store._base import SessionStore
 from dialogkit.store._memory import MemoryStore
 from dialogkit.store.redis import RedisStore
@@ -117,6 +118,42 @@ async def test_a_hung_turn_loses_its_lock_at_its_deadline_and_saves_nothing(
     finally:
         await hung.aclose()
         await other.aclose()
+
+
+class SlowSkills(RecordingSkills):
+    """A skill runtime that answers after ``delay_s``: an opening slower than a lock's life."""
+
+    def __init__(self, delay_s: float) -> None:
+        super().__init__()
+        self.delay_s = delay_s
+
+    async def run(self, call: SkillCall) -> SkillOutcome:
+        await asyncio.sleep(self.delay_s)
+        return await super().run(call)
+
+
+async def test_an_opening_that_outlives_its_lock_still_creates_the_session(
+    redis_url: str,
+) -> None:
+    # Under load (a thousand sessions opened at once on one worker) or behind a slow skill, an
+    # opening turn can outlive the lock of its brand-new session; that used to raise LockLost
+    # out of the save (a 500 from POST /v1/session), though nothing could have been overwritten.
+    store = RedisStore(redis_url, prefix=prefix(), lock_ttl_s=0.2, lock_timeout_s=0.3)
+    engine = Engine(Settings(), store=store, router=OfflineRouter(), skills=SlowSkills(0.8))
+    opening = {
+        "id": "a",
+        "description": "Look something up first.",
+        "params": {"skill": "lookup"},
+        "responses": {"default": "Found it."},
+        "next_nodes": [{"action": "stay"}],
+    }
+    try:
+        session = await engine.astart(make_graph([opening], bot_first=True))
+        assert session.initial_reply.error is False
+        assert session.initial_reply.response == "Found it."
+        assert (await engine.ainfo(session.id)).turn_count == session.initial_reply.turn_count
+    finally:
+        await engine.aclose()
 
 
 async def test_a_turn_whose_lock_was_taken_over_saves_nothing(redis_url: str, raw: Redis) -> None:
