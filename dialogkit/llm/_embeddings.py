@@ -124,6 +124,9 @@ class Embedder:
     model: str
     """The name calibrations, caches and usage counters know the model by."""
     calibration: Calibration
+    process_wide: bool = False
+    """Whether ``model`` gives the same vectors to every engine of the process (a model run
+    in it), so that what every scenario of a language shares is embedded once per process."""
 
     async def embed(
         self,
@@ -282,9 +285,24 @@ LOCAL_MODELS: Final[dict[str, tuple[str, str, Callable[[], Encode]]]] = {
 installs, its loader. The first one is what ``local`` means."""
 
 
+class _Loaded:
+    """A packaged model loaded once per process, and the lock its calls take turns on."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.encode: Encode | None = None
+
+
+_LOADED: dict[str, _Loaded] = {}
+_LOADING = threading.Lock()
+
+
 class LocalEmbedder(Embedder):
     """A packaged model run in a worker thread, one call at a time (it is CPU-bound, and the
-    libraries do not promise thread safety)."""
+    libraries do not promise thread safety). Every engine of the process shares the loaded
+    model: loading it takes seconds and hundreds of megabytes."""
+
+    process_wide = True
 
     def __init__(self, name: str, calibration: Calibration | None = None) -> None:
         if name not in LOCAL_MODELS:
@@ -298,8 +316,8 @@ class LocalEmbedder(Embedder):
         self.calibration = calibration or calibration_for(name)
         self._package = package
         self._load = load
-        self._encode: Encode | None = None
-        self._lock = threading.Lock()
+        with _LOADING:
+            self._loaded = _LOADED.setdefault(name, _Loaded())
 
     def ensure_installed(self) -> None:
         """Raise ``LLMError`` saying what to install when the model's package is missing
@@ -311,10 +329,11 @@ class LocalEmbedder(Embedder):
             )
 
     def _run(self, texts: list[str], is_query: bool) -> list[Vector] | None:
-        with self._lock:
-            if self._encode is None:
-                self._encode = self._load()
-            matrix = self._encode(texts, is_query)
+        loaded = self._loaded
+        with loaded.lock:
+            if loaded.encode is None:
+                loaded.encode = self._load()
+            matrix = loaded.encode(texts, is_query)
         vectors = [unit([float(v) for v in row]) for row in matrix]
         return None if any(v is None for v in vectors) else [v for v in vectors if v]
 

@@ -482,6 +482,11 @@ def _cosines(query: Vector, vectors: Sequence[Vector]) -> list[float]:
     return [sum(map(mul, query, vector)) for vector in vectors]
 
 
+_SHARED_LANGUAGES: dict[tuple[str, str], tuple[Vector, ...]] = {}
+"""The language passages' vectors of models that give every engine of the process the same
+ones (``Embedder.process_wide``), by model and ``language_digest``."""
+
+
 class EmbeddingTier:
     """Scores an utterance against the intents a node can use; shared by every session."""
 
@@ -505,7 +510,9 @@ class EmbeddingTier:
         )
         self.min_chat_lead = calibration.min_chat_lead if min_chat_lead is None else min_chat_lead
         self._asked: dict[str, frozenset[str]] = {}
-        self._languages: dict[str, tuple[Vector, ...]] = {}
+        self._languages: dict[tuple[str, str], tuple[Vector, ...]] = (
+            _SHARED_LANGUAGES if embedder.process_wide else {}
+        )
         self._done: dict[str, ScenarioVectors] = {}
         self._pending: dict[tuple[str, int], asyncio.Future[ScenarioVectors | None]] = {}
         self._failed: dict[str, float] = {}
@@ -568,7 +575,7 @@ class EmbeddingTier:
         language = language_passages(scenario.language)
         # The pack's sentences are the same for every scenario in the language: embedded with
         # the first one's (still one batch), then only each scenario's own.
-        digest = language_digest(scenario.language)
+        digest = (self.embedder.model, language_digest(scenario.language))
         shared = self._languages.get(digest)
         texts = [text for _, text in own]
         if shared is None:

@@ -1,6 +1,6 @@
 """No session can stall the others: a real ``dialogkit serve`` on loopback under two attacks.
 
-- Ten different 1 MiB graphs posted at once, each then sent a turn: their rule-NLU indexes
+- Six different 1 MiB graphs posted at once, each then sent a turn: their rule-NLU indexes
   (seconds of work each) are built off the event loop, so another session keeps answering.
 - Twenty turns whose intent pattern backtracks (a lookaround, so not RE2): together they may
   take only the process's share of search time, so another session keeps answering.
@@ -145,8 +145,8 @@ async def innocent_latencies(
 
 
 @pytest.mark.timeout(300)
-def test_posting_ten_large_graphs_does_not_stall_other_sessions(server: ServerProcess) -> None:
-    graphs = [big_graph(seed) for seed in range(10)]
+def test_posting_six_large_graphs_does_not_stall_other_sessions(server: ServerProcess) -> None:
+    graphs = [big_graph(seed) for seed in range(6)]
 
     async def attack(http: httpx.AsyncClient) -> None:
         async def one(graph: dict[str, Any]) -> None:
@@ -158,7 +158,7 @@ def test_posting_ten_large_graphs_does_not_stall_other_sessions(server: ServerPr
     times, took = asyncio.run(
         innocent_latencies(server.base_url, attack, registered="card_issuance")
     )
-    assert took > 1.0, "the attack should take a while (indexing ten large graphs)"
+    assert took > 1.0, "the attack should take a while (indexing six large graphs)"
     assert statistics.median(times) < 0.100, (took, sorted(times))
 
 

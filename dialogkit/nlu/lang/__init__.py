@@ -401,11 +401,33 @@ def paraphrases_within(text: str) -> tuple[str, ...]:
     """The phrases of every group one of whose phrases ``text`` says ("그냥 안 할래요" holds
     "안 할래요"): an example that says one says what its whole group says."""
     lowered = text.strip().lower()
+    ranks, starts = _phrase_index()
+    said: set[str] = set()
+    for start in range(len(lowered)):
+        for phrase in (
+            *starts.get(lowered[start : start + 2], ()),
+            *starts.get(lowered[start], ()),
+        ):
+            if lowered.startswith(phrase, start) and _said_at(lowered, phrase, start):
+                said.add(phrase)
+    groups = _paraphrase_groups()
     found: dict[str, None] = {}
-    for phrase, group in _paraphrase_groups().items():
-        if _says(lowered, phrase):
-            found.update(dict.fromkeys(group))
+    for phrase in sorted(said, key=ranks.__getitem__):
+        found.update(dict.fromkeys(groups[phrase]))
     return tuple(found)
+
+
+@lru_cache(maxsize=1)
+def _phrase_index() -> tuple[dict[str, int], dict[str, tuple[str, ...]]]:
+    """Every group phrase's rank (the packs' order, which the result keeps) and the phrases
+    by their first two characters: a text is scanned once, not once per phrase (an index of a
+    scenario with 15,000 examples took 7 s with a scan per phrase)."""
+    ranks = {phrase: rank for rank, phrase in enumerate(_paraphrase_groups())}
+    starts: dict[str, list[str]] = {}
+    for phrase in ranks:
+        if phrase:
+            starts.setdefault(phrase[:2], []).append(phrase)
+    return ranks, {start: tuple(phrases) for start, phrases in starts.items()}
 
 
 _LETTERS: Final = (re.compile(r"[a-z]"), re.compile(r"[\uac00-\ud7a3]"))
@@ -419,21 +441,17 @@ def _particles() -> re.Pattern[str]:
     return re.compile(source or r"(?!x)x")
 
 
-def _says(text: str, phrase: str) -> bool:
-    """Whether ``text`` says ``phrase`` as words of its own: "배송" is not said by "배송지"
-    (another noun) though it is by "배송으로" (a particle after it), nor "pick" by "picture";
-    kana and kanji do not join into words that way, so there containment is enough."""
-    start = text.find(phrase)
-    while start >= 0:
-        end = start + len(phrase)
-        joined_before = start > 0 and _joins(text[start - 1], phrase[0])
-        joined_after = (
-            end < len(text) and _joins(phrase[-1], text[end]) and not _particles().match(text, end)
-        )
-        if not joined_before and not joined_after:
-            return True
-        start = text.find(phrase, start + 1)
-    return False
+def _said_at(text: str, phrase: str, start: int) -> bool:
+    """Whether ``phrase``, found in ``text`` at ``start``, is said there as words of its own:
+    "배송" is not said by "배송지" (another noun) though it is by "배송으로" (a particle after
+    it), nor "pick" by "picture"; kana and kanji do not join into words that way, so there
+    containment is enough."""
+    end = start + len(phrase)
+    joined_before = start > 0 and _joins(text[start - 1], phrase[0])
+    joined_after = (
+        end < len(text) and _joins(phrase[-1], text[end]) and not _particles().match(text, end)
+    )
+    return not joined_before and not joined_after
 
 
 def _joins(left: str, right: str) -> bool:
