@@ -457,9 +457,11 @@ def _joined_name(value: str) -> str:
     return value.replace(" ", "") if _SPACED_HANGUL_NAME.fullmatch(value) else value
 
 
-_CLAUSE_BREAK: Final = re.compile(r"\s*(?:[,;、。，]|(?<=[가-힣\u3040-\u30ff\u4e00-\u9fff])\.)\s*")
-"""A pause inside an answer; a full stop only after Hangul, kana or kanji, since "Mrs." and
-"J." end no clause."""
+_CLAUSE_BREAK: Final = re.compile(
+    r"\s*(?:[,;、。，?？!！]|(?<=[가-힣\u3040-\u30ff\u4e00-\u9fff])\.)\s*"
+)
+"""A pause inside an answer, or a question before it ("남편 이름으로 해도 되죠? 오성민이요"); a
+full stop only after Hangul, kana or kanji, since "Mrs." and "J." end no clause."""
 _SPELLED_OUT: Final = re.compile(r"(?:[\s,.、。-]+\w(?!\w)){2,}[\s,.、。!]*$")
 """Single letters or syllables, two or more, that end an answer: a name spelled out."""
 

@@ -827,6 +827,19 @@ class RuleNLU:
         putting_off = intent == "goodbye" and request.filled_slots and not exact
         if putting_off and puts_off(text, request.scenario.language):
             intent = _withdrawal_target(request, index) or intent
+        # "わかりました、じゃあまた改めてお電話しますね。失礼します" before anything was asked
+        # for, where the node takes leave: nothing to call off yet, a farewell.
+        elif (
+            not request.filled_slots
+            and intent is not None
+            and intent != "goodbye"
+            and "goodbye" in request.intents
+            and "goodbye" in request.scenario.index.node(request.node.id).own_intents
+            and intent == _withdrawal_target(request, index)
+            and _matcher(index, "goodbye", request.intents["goodbye"]).score(utterance)
+            >= KEYWORD_SCORE
+        ):
+            intent = "goodbye"
         # "Nope, nothing else" to an optional question is a no, not its text.
         nothing = says_nothing(text, request.scenario.language)
         weak = intent in (None, "deny") or confidence <= INTENT_THRESHOLD

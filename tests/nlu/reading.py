@@ -18,9 +18,11 @@ def analyse(
     text: str,
     expected: str | None,
     filled: dict[str, Any] | None = None,
+    user: dict[str, Any] | None = None,
 ) -> NLUResult:
     """What the rules NLU reads in ``text`` at ``node_id`` asking for ``expected``, with the
-    intents and slots the scenario's index gives that node."""
+    intents and slots the scenario's index gives that node (and the session's ``user``, whose
+    clock relative dates count from)."""
     node = scenario.node(node_id)
     return RuleNLU().analyse(
         NLURequest(
@@ -31,6 +33,7 @@ def analyse(
             slots=scenario.index.node(node.id).slots,
             expected_slot=expected,
             filled_slots=filled or {},
+            user=user or {},
         )
     )
 

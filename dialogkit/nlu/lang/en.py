@@ -12,6 +12,13 @@ _PARTNER: Final = (
     r"mother|father|brother|sister|colleague|fianc[eé]e?|kid|child|spouse|plus\s+one)"
 )
 
+_NUMBER: Final = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"(?:thir|four|fif|six|seven|eigh|nine)teen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety)\b"
+)
+"""A number said as digits or a word (a word starts compounds such as "twenty-one")."""
+
 _THANKS: Final = r"(?:(?:thanks|thank you) )?"
 """A thank-you after an opening no ("no thanks, that's everything")."""
 
@@ -63,6 +70,10 @@ _WITHDRAWALS: Final = (
     "let's leave it there",
     "we'll sort something else out",
     "i'd rather not go ahead",
+    "i don't want to go ahead",
+    "don't want to go ahead with this",
+    "so let's leave it",
+    "let's just leave it",
     "rather not go ahead with this",
     "so don't worry about it",
     "don't worry about it then",
@@ -236,6 +247,7 @@ PACK: Final = LanguagePack(
                 "yes, that's exactly it",
                 "you got it all right",
                 "it all checks out",
+                "that all tallies up",
             ),
             (
                 "yes",
@@ -255,6 +267,8 @@ PACK: Final = LanguagePack(
                 "perfect",
                 "spot on",
                 "bang on",
+                "tallies up",
+                "lock it in",
                 "dead on",
                 "exactly right",
                 "exactly it",
@@ -716,7 +730,10 @@ PACK: Final = LanguagePack(
         r"(?:\bfor|\bparty\s+of|\btable\s+for|\bgroup\s+of|\bwe\s+are|\bwe're|\bthere\s+are)\s+$",
     ),
     totals=(
-        r"\bso(?:\s+that\s*\W?s)?(?=\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)",
+        rf"\bso(?:\s+that\s*\W?s)?(?=\s+{_NUMBER})",
+        # A sum said last, after the list: "eight at the front, five at the back, thirteen in
+        # total" (the announcement is where the sum starts).
+        rf"[,;]\s*(?={_NUMBER}(?:[\s-]\w+)?\s+(?:in\s+total|altogether|all\s+together)\b)",
         r"\b(?:that|which)\s+makes\b",
         r"\bmaking\s+(?:it|us|that)\b",
         r"\b(?:a\s+)?total\s+of\b",
@@ -991,6 +1008,8 @@ PACK: Final = LanguagePack(
         r"(?:\d\s*ish|\bor\s+so|\bmaybe)\s*$",
         r"\bhow\s+about\b",
         r"\blet\s*s\s+say\b",
+        # "Mornings are best for me, so say quarter past nine?"
+        r"\b(?:so|then)\s+say\s+(?!(?:what|when|where|why|how|which|who)\b)(?=\w)",
         # A value said with a rising voice: no question word, no auxiliary to ask with.
         r"^(?=[ -~]+$)(?!.*\b(?:what|when|where|why|how|which|who|whose|do|does|did|is|are|"
         r"was|were|am|can|could|will|would|should|shall|may|might|have|has|any)\b).+$",
@@ -1008,6 +1027,9 @@ PACK: Final = LanguagePack(
         r"\bscratch\s+that\b",
         r"\bcorrection\b",
         r"\bno\s+wait\b",
+        # "Thursday... oh wait, that's Thanksgiving. Friday then."
+        r"\b(?:oh|ah|uh|um|er)\s*,?\s*wait\b(?!\s*,?\s*no\b)",
+        r"(?<=\w)[,.…!]+\s*wait\b(?!\s*,?\s*no\b)(?!\s+(?:for|until|till|on|one|a|up)\b)",
         r"(?<=\w)[,.…]+\s*(?:oh\s+)?(?:wait\s*,?\s*)?no(?=\s*[,.…])",
         r"\bactually\b",
         r"\bsorry\b(?=\s*[,.]|\s+(?:i|it|make|no))",
@@ -1610,5 +1632,9 @@ PACK: Final = LanguagePack(
         r"\bdisconnected\b",
         r"\bcut\s+off\b",
         r"\bwrite[\s-]?off\b",
+        # "that Saturday's my niece's christening, I'd completely forgotten", "the 27th is out
+        # actually".
+        r"\b(?:i\s*d|i\s+had|i\s+have|i\s*ve)\s+(?:completely\s+|totally\s+|clean\s+)?forgotten\b",
+        r"\b(?:is|s)\s+out\s+(?:actually|now|unfortunately|i\s*m\s+afraid)\b",
     ),
 )
