@@ -48,12 +48,19 @@ def test_choosing_again_is_a_change() -> None:
     ("language", "said"),
     [
         ("en", "Sorry, I don't want to go ahead with this after all."),
-        ("en", "Actually, we're skint this month, so let's leave it."),
         ("ja", "すみません、今回はなしにしてください"),
     ],
 )
 def test_new_withdrawals(language: str, said: str) -> None:
     assert is_withdrawal(said, language) or ends_in_withdrawal(said, language)
+
+
+def test_leaving_a_value_as_it_is_withdraws_nothing() -> None:
+    # "so let's leave it" was tried as a withdrawal: a phrase is heard anywhere, so "let's
+    # leave it at eleven" then called the booking off.
+    scenario = read_back_scenario("en", ("?", "?", "?"))
+    read = analyse(scenario, "ask_time", "Ten's a bit early, so let's leave it at eleven.", "time")
+    assert read.intent is None and read.entities["time"] == "11:00", read
 
 
 def test_a_first_thought_given_up_is_not_the_choice() -> None:

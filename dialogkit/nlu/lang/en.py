@@ -72,8 +72,6 @@ _WITHDRAWALS: Final = (
     "i'd rather not go ahead",
     "i don't want to go ahead",
     "don't want to go ahead with this",
-    "so let's leave it",
-    "let's just leave it",
     "rather not go ahead with this",
     "so don't worry about it",
     "don't worry about it then",
