@@ -598,6 +598,14 @@ def _asked_slot(request: NLURequest) -> Slot | None:
     return request.slots.get(name) if name is not None else None
 
 
+def _leave_taking(request: NLURequest, index: RuleIndex, utterance: Utterance) -> float:
+    """How well the utterance fits the built-in ``goodbye`` (0 when the scenario has none): a
+    keyword score says it takes leave, whatever else it also says."""
+    if "goodbye" not in request.intents:
+        return 0.0
+    return _matcher(index, "goodbye", request.intents["goodbye"]).score(utterance)
+
+
 def _withdrawal_target(request: NLURequest, index: RuleIndex) -> str | None:
     """The intent a withdrawal means at the request's node (``_withdrawal_intent``)."""
     known = request.scenario.has_node(request.node.id)
@@ -816,10 +824,9 @@ class RuleNLU:
             intent, confidence = act.act, max(act.score, confidence)
         if declines and "deny" in request.intents:
             intent, confidence = "deny", max(act.score if act else 0.0, confidence)
-        if intent == "thanks" and "goodbye" in request.intents:
+        if intent == "thanks":
             # A thank-you that also takes leave ("thanks, bye") is a closing.
-            goodbye = _matcher(index, "goodbye", request.intents["goodbye"])
-            closing = goodbye.score(utterance)
+            closing = _leave_taking(request, index, utterance)
             if closing >= KEYWORD_SCORE:
                 intent, confidence = "goodbye", max(confidence, closing)
         # "이번 달엔 짬이 안 나네요. 다음에 할게요" with a request under way calls it off: the
@@ -833,11 +840,9 @@ class RuleNLU:
             not request.filled_slots
             and intent is not None
             and intent != "goodbye"
-            and "goodbye" in request.intents
             and "goodbye" in request.scenario.index.node(request.node.id).own_intents
             and intent == _withdrawal_target(request, index)
-            and _matcher(index, "goodbye", request.intents["goodbye"]).score(utterance)
-            >= KEYWORD_SCORE
+            and _leave_taking(request, index, utterance) >= KEYWORD_SCORE
         ):
             intent = "goodbye"
         # "Nope, nothing else" to an optional question is a no, not its text.
