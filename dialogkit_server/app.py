@@ -581,7 +581,41 @@ def _serving_app(settings: Settings) -> Sanic[Config, SimpleNamespace]:
     app = create_app(settings=settings)
     app.after_server_start(_freeze_startup_objects)
     _freeze_after_warm_up(app, WARM_UP_RESPONSES)
+    honour_an_early_stop(app)
     return app
+
+
+EARLY_STOP_DELAY_S = 0.1
+"""How long after start-up the server looks again for a stop asked during it: Sanic enters
+its serving loop right after the last after-start listener, so by then it serves, and any
+signal that came before has been handled."""
+
+
+def honour_an_early_stop(app: Sanic[Any, Any]) -> None:
+    """Stop ``app`` once serving if SIGINT or SIGTERM came while its after-start listeners
+    ran; call it after registering every other after-start listener.
+
+    The server answers requests from the moment it listens, so a supervisor (or a user's
+    quick Ctrl-C) may signal it while those listeners still run, here for about a second
+    while the registered scenarios are indexed. Sanic's handler then stops the event loop
+    inside the ``run_until_complete`` that runs the listeners, which swallows the stop: the
+    server went on serving, deaf to the signal it had got, until killed. The stop is asked
+    again from a timer, not a task: Sanic cancels its tasks when a stop is asked.
+    """
+
+    def again() -> None:
+        if getattr(app.ctx, "stop_asked", False):
+            logger.info("stopping: asked to while starting")
+            app.stop(terminate=False)
+
+    async def arm(app: Sanic[Any, Any]) -> None:
+        app.ctx.early_stop = asyncio.get_running_loop().call_later(EARLY_STOP_DELAY_S, again)
+
+    async def disarm(app: Sanic[Any, Any]) -> None:
+        app.ctx.early_stop.cancel()
+
+    app.after_server_start(arm)
+    app.before_server_stop(disarm)
 
 
 def _freeze_after_warm_up(app: Sanic[Any, Any], responses: int) -> None:

@@ -76,6 +76,12 @@ class Service(Sanic[Config, SimpleNamespace]):
             receive = capped(receive, int(self.config.REQUEST_MAX_SIZE))
         await super().__call__(scope, receive, send)  # type: ignore[no-untyped-call]
 
+    def stop(self, terminate: bool = True, unregister: bool = False) -> None:
+        """Stop, and remember that a stop was asked: Sanic loses one asked while its
+        after-start listeners run (see ``dialogkit_server.app.honour_an_early_stop``)."""
+        self.ctx.stop_asked = True
+        super().stop(terminate=terminate, unregister=unregister)
+
 
 def capped(receive: Receive, limit: int) -> Receive:
     """``receive`` that fails with 413 once the request body passes ``limit`` bytes.
