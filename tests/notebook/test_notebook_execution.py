@@ -39,7 +39,7 @@ def kernel_environment() -> dict[str, str]:
     env = {name: value for name, value in os.environ.items() if name not in ENVIRONMENT}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"
-    env["DIALOGKIT_NOTEBOOK_USERS"] = "60"  # notebook 05 simulates 1,000 users when run by hand
+    env["DIALOGKIT_NOTEBOOK_USERS"] = "30"  # notebook 05 simulates 1,000 users when run by hand
     env["MPLBACKEND"] = "Agg"
     return env
 
