@@ -68,6 +68,7 @@ _WITHDRAWALS: Final = (
     "drop the whole appointment",
     "drop the whole booking",
     "let's leave it there",
+    "let's just leave it there",
     "we'll sort something else out",
     "i'd rather not go ahead",
     "i don't want to go ahead",
@@ -879,6 +880,13 @@ PACK: Final = LanguagePack(
         "heh",
         "wow",
         "gosh",
+        "golly",
+        "blimey",
+        "crikey",
+        "whoa",
+        "goodness",
+        "oh dear",
+        "dear me",
         "geez",
         "jeez",
         "ugh",
@@ -1008,6 +1016,10 @@ PACK: Final = LanguagePack(
         r"\blet\s*s\s+say\b",
         # "Mornings are best for me, so say quarter past nine?"
         r"\b(?:so|then)\s+say\s+(?!(?:what|when|where|why|how|which|who)\b)(?=\w)",
+        # "Mornings are better for me, say half past nine?": "say" before a number offers it.
+        r"^(?!.*\b(?:what|when|where|why|how|which|who)\b).*"
+        r"\bsay\s+(?:about\s+|around\s+)?(?=(?:\d|half|quarter|one|two|three|four|five|six|"
+        r"seven|eight|nine|ten|eleven|twelve|noon|midday)\b)",
         # A value said with a rising voice: no question word, no auxiliary to ask with.
         r"^(?=[ -~]+$)(?!.*\b(?:what|when|where|why|how|which|who|whose|do|does|did|is|are|"
         r"was|were|am|can|could|will|would|should|shall|may|might|have|has|any)\b).+$",
@@ -1233,7 +1245,7 @@ PACK: Final = LanguagePack(
         r"(?:(?:should|can|will|would|must)\s+be\s+|is\s+|\W?s\s+)?)?under"
         r"(?:\s+the\s+name(?:\s+of)?)?|(?:it|(?:my|the)\s+name)\s+(?:should|will|would|must)\s+be|"
         r"(?:change|switch|correct|fix)\s+(?:the|my)\s+name\s+to|(?:my|the)\s+name\s+is\s+actually|"
-        r"(?:it\s*'?s|it\s+is)\s+(?:under|for)|"
+        r"(?:it\s*'?s|it\s+is|it\s*['’]?(?:d|ll)\s+be|it\s+(?:would|will)\s+be)\s+(?:under|for)|"
         r"(?:my|the|his|her|their)\s+name\s+is|it\s*'?s\b|it\s+is\b|i\s*'?m\b|"
         r"i\s+am\b|this\s+is\b|(?:(?:my|the|his|her|their)\s+)?name\s*[\'’]?s\b|call\s+me\b)?\s*(?P<value>[a-z][a-z.'-]*(?:\s+[a-z][a-z.'-]*){0,3}?)"
         r"[\s,]*(?:please|thanks|thank\s+you)?[\s.!]*$",
@@ -1605,6 +1617,8 @@ PACK: Final = LanguagePack(
         r"\bnot\s+correct\b",
         r"\bmistake\b",
         r"\bisn\s*t\s+right\b",
+        # "Two o'clock is right when I'm doing the school run": it clashes with something.
+        r"\b(?:is|s|are|re)\s+(?:right\s+|exactly\s+|just\s+)?when\s+(?:i|we|my|our)\b",
         r"\b(?:can\s*t|cannot|can\s+not)\s+make\s+(?:it|that|then)\b",
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not)\s+work\b",
         r"\b(?:won\s*t|not)\s+be\s+able\s+to\s+make\s+it\b",

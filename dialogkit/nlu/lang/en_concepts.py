@@ -27,6 +27,7 @@ CONCEPTS: Final[dict[str, tuple[str, ...]]] = {
         "I just want to know how much I'd be paying in total.",
         "Do you have a price list?",
         "How much for two people?",
+        "Roughly how much would I be out of pocket?",
     ),
     "discount": (
         "Do you have any discounts?",

@@ -1312,6 +1312,10 @@ PACK: Final = LanguagePack(
             "1人減",
             "もう一台",
             "ついでに持",
+            # "奥の寝室のぶんも一緒に持っていってほしい", "古い自転車も一緒に持ってってほしい".
+            "も一緒に持",
+            "のぶんも",
+            "の分も",
         ),
         "people": (
             "合流",
@@ -1404,5 +1408,7 @@ PACK: Final = LanguagePack(
         # 忘れてました": a plan made before, and forgotten.
         r"ことになって(?:た|ました|いた)",
         r"(?:すっかり|うっかり)\s*忘れ",
+        # "その木曜って義理の母が泊まりに来るんだったわ": something was due then, remembered now.
+        r"[るくぐすつぬぶむう]ん(?:だった|でした)",
     ),
 )
