@@ -212,16 +212,19 @@ def _joins(
     なって", "사촌 동생도 한 명 같이 오겠대요", "my husband's just found another pair of
     trousers that need doing too") or someone else dropping out ("후배 한 놈이 갑자기 못
     온대요"): news that asks, without a word of change, to change the count it names by its
-    hint."""
+    hint. A joining clause must not negate itself ("nobody else is coming"); a negation in
+    another clause negates something else ("古い自転車も一緒に持ってってほしいの、言い忘れて
+    ました")."""
     if not any(
         counts_people(slots[name]) or slot_kind(name, slots[name]) == "count" for name in hints
     ):
         return False
+    joins = (*change_hints(language, "people"), *change_hints(language, "count"))
     joining = any(
-        _label_span(text, change_hints(language, kind)) is not None for kind in ("people", "count")
+        _label_span(said, joins) is not None and not is_negated(said, language)
+        for said in clauses_of(text)
     )
-    leaving = _label_span(text, change_hints(language, "leaving")) is not None
-    return (joining and not is_negated(text, language)) or leaving
+    return joining or _label_span(text, change_hints(language, "leaving")) is not None
 
 
 def _named(

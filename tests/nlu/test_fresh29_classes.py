@@ -84,6 +84,19 @@ def test_things_added_change_the_count(said: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "changed"),
+    [
+        # A negation in another clause negates something else.
+        ("そういえば、物置にある古い自転車も一緒に持ってってほしいの、言い忘れてました", ["count"]),
+        ("物置の自転車は一緒に持っていかなくていいです", []),
+    ],
+)
+def test_only_a_negation_in_the_joining_clause_takes_it_back(said: str, changed: list[str]) -> None:
+    slots = {"count": COUNT, "name": NAME}
+    assert said_wrong(said, slots, "ja", changes=True, held=HELD) == changed
+
+
+@pytest.mark.parametrize(
     ("language", "said"),
     [
         ("en", "On second thoughts, my wife's terrified of heights, so let's just leave it there."),
