@@ -68,7 +68,8 @@ def public_root(request: Request, configured: str) -> str:
 
 class Service(Sanic[Config, SimpleNamespace]):
     """The Sanic app of the service; as an ASGI app it honours the server's root path and
-    ``REQUEST_MAX_SIZE``, which Sanic enforces only in its own server."""
+    ``REQUEST_MAX_SIZE``, which Sanic enforces only in its own server. In Sanic's own server
+    it remembers a stop asked during start-up, which Sanic loses (``stop``)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
