@@ -66,9 +66,19 @@ def test_still_is_no_not_yet(said: str, negated: bool) -> None:
     assert is_negated(said, "ko") is negated
 
 
-def test_a_later_time_said_as_nujimagi_changes_the_time() -> None:
-    said = "그때는 애가 한창 낮잠 잘 때라서요, 좀 느지막이 가는 게 낫겠어요"
-    assert said_wrong(said, {"date": DATE, "time": TIME}, "ko", changes=True) == ["time"]
+@pytest.mark.parametrize(
+    "said",
+    [
+        "그때는 애가 한창 낮잠 잘 때라서요, 좀 느지막이 가는 게 낫겠어요",
+        "좀 느지막하게 가고 싶어요",
+        "좀 늦게 가고 싶어요",
+        # "무리" says the time read back will not do; "아침" names the time.
+        "그렇게 이른 아침은 애 등원 때문에 무리예요.",
+    ],
+)
+def test_a_later_time_or_an_impossible_one_changes_the_time(said: str) -> None:
+    slots = {"date": DATE, "time": TIME}
+    assert said_wrong(said, slots, "ko", changes=True, held=HELD) == ["time"]
 
 
 @pytest.mark.parametrize(
