@@ -320,3 +320,25 @@ def names_its_week(text: str) -> bool:
         for pattern in (_EN_WEEKDAY, _WEEKEND)
         for match in pattern.finditer(prepared)
     )
+
+
+def bare_weekday(text: str) -> int | None:
+    """The weekday ``text`` names first, when it names it without its week ("Wednesday's
+    when my mother-in-law flies in", "土曜は無理"; not "next Wednesday"), Monday 0; else None.
+    At a read-back of a date on that weekday it is the date read back, not the nearest one.
+    None when a number may say which one ("Wednesday the 25th", "수요일 25일")."""
+    prepared = digits_spoken(_ordinals(text)).lower()
+    if any(character.isdigit() for character in prepared):
+        return None
+    found: list[tuple[int, int]] = []
+    for weekday, names in ((_KO_WEEKDAY, _KO_WEEKDAYS), (_JA_WEEKDAY, _JA_WEEKDAYS)):
+        found.extend(
+            (match.start(), -1 if match.group(1) else names.index(match.group(2)))
+            for match in weekday.finditer(prepared)
+        )
+    found.extend(
+        (match.start(), -1 if match.group(1) else _EN_WEEKDAYS.index(match.group(2)))
+        for match in _EN_WEEKDAY.finditer(prepared)
+    )
+    first = min(found, default=None)
+    return None if first is None or first[1] < 0 else first[1]

@@ -47,7 +47,7 @@ from dialogkit.nlu._acts import (
 from dialogkit.nlu._base import NLURequest
 from dialogkit.nlu._builtin import BUILTIN_INTENTS, HELP
 from dialogkit.nlu._counts import counted_slots, people_of_kinds, read_counts, shares_numbers
-from dialogkit.nlu._dates import names_its_week
+from dialogkit.nlu._dates import bare_weekday, names_its_week
 from dialogkit.nlu._discipline import (
     admit,
     is_own_value,
@@ -648,6 +648,30 @@ def _matcher(index: RuleIndex, name: str, definition: Intent) -> IntentMatcher:
     return matcher
 
 
+def _held_weekday(request: NLURequest, name: str, slot: Slot, text: str, value: Any) -> Any:
+    """The date held, for a weekday said without its week at a step that holds a later date
+    on that weekday ("Wednesday's when my mother-in-law flies in" at a read-back of Wednesday
+    2 December): the weekday points at the date read back, not at the nearest Wednesday, so
+    it says that date again and is no new one."""
+    if slot.type != "date" or not isinstance(value, str) or name == request.expected_slot:
+        return value
+    held = request.filled_slots.get(name)
+    weekday = bare_weekday(text)
+    if weekday is None or not isinstance(held, str):
+        return value
+    try:
+        heard, kept = date.fromisoformat(value), date.fromisoformat(held)
+    except ValueError:
+        return value
+    same_day = heard.weekday() == kept.weekday() == weekday
+    return held if same_day and 0 < (kept - heard).days <= HELD_WEEKDAY_DAYS else value
+
+
+HELD_WEEKDAY_DAYS: Final = 21
+"""How far after the nearest such weekday a date read back may lie and still be the one a
+bare weekday names: three weeks, about as far as "that Wednesday" reaches in a booking."""
+
+
 def _replaced_value(request: NLURequest, name: str, text: str, content: str) -> bool:
     """Whether a correction turns down the slot's current value ("it's not Kim, it's Lee"):
     then the slot is read from the correction as if it were asked for."""
@@ -673,12 +697,18 @@ def _notes_nothing(request: NLURequest) -> bool:
     """Whether an answer that gives nothing is the value of the slot asked for: a free-text
     slot at a node none of whose transitions tests a no (an optional note the scenario takes
     as said)."""
+    return _asks_free_text(request) and (
+        "deny" not in request.scenario.index.node(request.node.id).own_intents
+    )
+
+
+def _asks_free_text(request: NLURequest) -> bool:
+    """Whether the step asks for a slot of free text (a note, a request), not a name or an
+    identifier."""
     slot = _asked_slot(request)
     if slot is None or request.expected_slot is None:
         return False
-    if slot_kind(request.expected_slot, slot) != "free_text":
-        return False
-    return "deny" not in request.scenario.index.node(request.node.id).own_intents
+    return slot_kind(request.expected_slot, slot) == "free_text"
 
 
 def _accepted_by_pattern(request: NLURequest, name: str, slot: Slot) -> bool:
@@ -847,7 +877,19 @@ class RuleNLU:
             intent = "goodbye"
         # "Nope, nothing else" to an optional question is a no, not its text.
         nothing = says_nothing(text, request.scenario.language)
-        weak = intent in (None, "deny") or confidence <= INTENT_THRESHOLD
+        # To a free note ("any requests?") a whole answer that declines ("I'll pass",
+        # "特にないです、大丈夫です", "패스할게요") turns down the note, not the booking: no
+        # yes for its "fine", no withdrawal for its "pass".
+        declines_note = (
+            nothing
+            and _asks_free_text(request)
+            and (
+                intent is None
+                or intent in BUILTIN_INTENTS
+                or intent == _withdrawal_target(request, index)
+            )
+        )
+        weak = intent in (None, "deny") or confidence <= INTENT_THRESHOLD or declines_note
         if nothing and "deny" in request.intents and weak:
             intent, confidence = "deny", max(confidence, WHOLE_ACT_SCORE)
         # ... unless the node asks for a free note and has no use for a no: then "특별히
@@ -858,7 +900,7 @@ class RuleNLU:
         # A withdrawal at a text step ("scrap that, I'm selling the car" when asked for the
         # car) is the scenario's way out, not the text: it outranks whatever the rest of the
         # sentence resembles, but not another of the scenario's intents said by keyword.
-        withdrawn = _withdrawn(request, index)
+        withdrawn = None if declines_note else _withdrawn(request, index)
         if withdrawn is not None:
             if intent == withdrawn:
                 confidence = max(confidence, KEYWORD_SCORE)
@@ -949,6 +991,7 @@ class RuleNLU:
                 value = validate(slot, counts[name]) if name in counts else INVALID
             else:
                 value = _extract_not_own(request, name, slot, said, expected, frame)
+                value = _held_weekday(request, name, slot, text, value)
                 if expected and corrected is not None:
                     value = _completed(request, name, slot, text, value, frame)
                 if name == request.expected_slot and _counts_everyone(slot):

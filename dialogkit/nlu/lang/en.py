@@ -46,6 +46,7 @@ _WITHDRAWALS: Final = (
     "hold off on this",
     "hold off on all of this",
     "hold off on all of it",
+    "hold off on the whole thing",
     "sorry for wasting your time",
     "sorry to waste your time",
     "count me out",
@@ -951,7 +952,10 @@ PACK: Final = LanguagePack(
         r"^(?:(?:what|when|where|why|how|who|which)(?:\s+\S+){0,3}?\s+"
         r"(?:is|are|was|were|do|does|did|can|could|will|would|should|s|re|about|much|many|long)\b"
         r"|(?:do|does|did|can|could|will|would|should|is|are|was|were|may|must)\s+"
-        r"(?:i|you|we|they|he|she|it|there|this|that|the|a|an|my|your)\b)",
+        r"(?:i|you|we|they|he|she|it|there|this|that|the|a|an|my|your)\b"
+        # "Do you know what, I'll hold off": an opener, unless a question mark asks.
+        r"(?!(?<=\bdo you)\s+know\s+what\s+(?:i\s+(?:ll|m|ve|think|guess)|we\s+(?:ll|re|ve)|"
+        r"let\s+s)\b))",
         r"^(?:how\s+much|how\s+many|how\s+long|what\s+time|is\s+there|are\s+there)\b",
     ),
     asks_to_act=(
@@ -966,7 +970,8 @@ PACK: Final = LanguagePack(
         # "I was hoping you lot could whip something up for it".
         r"\b(?:i|we)\s*(?:was|were|m|re|am|are)\s+hoping\s+(?:you|y\s*all|you\s+(?:guys|lot|folks|all)|"
         r"someone|one\s+of\s+you)\s+(?:could|can|would|might)\s+(?!tell\b|say\b|explain\b)[a-z]+",
-        r"\bany\s+chance\s+(?:you|y\s*all|you\s+guys|you\s+folks|someone|one\s+of\s+(?:you|your\s+"
+        r"\b(?:any|is\s+there\s+(?:a|any))\s+chance\s+(?:you|y\s*all|you\s+guys|you\s+folks|someone|"
+        r"one\s+of\s+(?:you|your\s+"
         r"[a-z]+))\s+(?:could|can|would)\s+"
         r"(?!tell\b|say\b|explain\b)[a-z]+",
         # The speaker asking to have or do something now; "can I cancel later?" asks about
@@ -1048,7 +1053,8 @@ PACK: Final = LanguagePack(
         r"\bnot\b[^,.]*?,?\s*\bbut\b",
         r"(?:^|\b)not\s+[^,.;]+?[,;]\s*",
         # "I was going to go with the standard, but make it the VIP lane": given up.
-        r"\b(?:was\s+(?:going|gonna)\s+to|thought\s+(?:about|of))\b[^,.]*?,?\s*\bbut\b"
+        r"\b(?:was\s+(?:going|gonna)\s+to|thought\s+(?:about|of)|(?:was|were)\s+thinking"
+        r"(?:\s+(?:about|of))?|originally\s+(?:wanted|picked|chose))\b[^,.]*?,?\s*\bbut\b"
         r"(?:\s+(?:actually|maybe|now))?",
     ),
     moved=(
@@ -1215,6 +1221,9 @@ PACK: Final = LanguagePack(
         rf"{_THANKS}(?:(?:i m|i am|we re|we are) (?:all )?|all )(?:good|fine|set)"
         r"(?: (?:here|thanks|thank you))?",
         rf"{_THANKS}(?:(?:no|not) )?need(?:ed)?(?: (?:thanks|thank you))?",
+        # A decline of what was offered ("I'll pass", "I'll give it a miss, thanks").
+        rf"{_THANKS}(?:i ll|i will|we ll|we will) (?:pass|give (?:it|that) a miss)"
+        r"(?: on (?:that|this|it))?(?: (?:thanks|thank you|for now|this time))?",
     ),
     zero_answers=(r"\bnone\b", r"\bnobody\b", r"\bno\s+one\b", r"\bzero\b", r"\bnot\s+any\b"),
     counted={
@@ -1300,7 +1309,8 @@ PACK: Final = LanguagePack(
     ),
     small_talk=(
         r"\b(?:weather|sunny|rainy|raining|snowing|cloudy|windy|chilly|freezing|so hot|so cold|"
-        r"lovely day|nice day|beautiful day|long day|busy day|how are you|how s it going)\b",
+        r"lovely day|nice day|beautiful day|long day|busy day|how are you|how s it going|"
+        r"blue sky|blue skies|clear sky|clear skies|grey sky|gray sky|grey skies|gray skies)\b",
         # Word of mouth: "my sister comes here, she's heard great things".
         r"^(?![^?]*\b(?:can|could|would|will|please|want|like|need)\b)[^?]*\b(?:heard|hear)\s+"
         r"(?:such\s+|so\s+many\s+|lots\s+of\s+|only\s+)?(?:good|great|nice|wonderful)\s+things\b[^?]*$",
