@@ -30,7 +30,14 @@ from typing import Final
 
 from dialogkit.nlu._entities import changes_by, exact, in_slot_unit
 from dialogkit.nlu._kinds import counts_people, slot_kind, slot_nouns
-from dialogkit.nlu._numbers import Quantity, normalize, pair_before, quantities, with_pair
+from dialogkit.nlu._numbers import (
+    Quantity,
+    normalize,
+    pair_before,
+    quantities,
+    said_outright,
+    with_pair,
+)
 from dialogkit.nlu._words import nouns_pattern
 from dialogkit.nlu.lang import counted_concepts, pattern, words
 from dialogkit.scenario.model import Slot
@@ -83,7 +90,7 @@ def read_counts(
     ]
     found = [q for q in found if not (q.dimension == "day" and month.search(normal[: q.start]))]
     if expected in counted and counts_people(counted[expected]):
-        found = list(with_pair(normal, found, language))
+        found = list(said_outright(normal, with_pair(normal, found, language)))
     span = pattern(language, "span_after", lambda p: p.span_after)
     found = [
         replace(q, dimension=None)

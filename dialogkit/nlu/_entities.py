@@ -27,6 +27,7 @@ from dialogkit.nlu._numbers import (
     normalize,
     plain,
     rewrite,
+    said_outright,
     with_pair,
     without_particle_i,
     words_as_digits,
@@ -176,7 +177,7 @@ def extract_number(slot: Slot, text: str, *, expected: bool = True) -> Any:
     counts = (slot.unit or "").strip().lower() in COUNT_UNITS
     found = find_quantities(text)
     if counts_people(slot):
-        found = with_pair(normalized, found)
+        found = said_outright(normalized, with_pair(normalized, found))
     for quantity in found:
         value = _in_unit(quantity, unit)
         if value is None or changes_by(normalized, quantity):
@@ -364,12 +365,24 @@ def _read_out_digits(text: str) -> str:
     return runs.sub(lambda run: word.sub(lambda w: digits[w.group()], run.group()), text)
 
 
+@lru_cache(maxsize=1)
+def _hesitations_between_digits() -> re.Pattern[str]:
+    """A hesitation of any pack ("어…", "um", "えーと") between two digits of a number read
+    out ("공일공에 칠칠팔삼, 어… 이오육일"): no part of the number."""
+    said = sorted(
+        {w.lower() for pack in PACKS.values() for w in pack.openers}, key=len, reverse=True
+    )
+    fillers = "|".join(re.escape(w) for w in said) or "(?!)"
+    return re.compile(rf"(\d)[\s,.…~-]*(?<!\w)(?:{fillers})(?!\w)[\s,.…~-]*(?=\d)", re.IGNORECASE)
+
+
 def extract_phone(text: str) -> Any:
     """A phone number, written or read digit by digit ("공일공 일이삼사 오육칠팔", "two three
     double oh", "ゼロハチゼロ"); digits that write a date or a time are no phone."""
     text = _DATE_OR_CLOCK.sub(" ; ", _repeated_digits(_read_out_digits(text)))
     spoken = (digits_spoken(text), digits_spoken(without_particle_i(text)))
-    for source in (text, *(_PHONE_JOINER.sub("-", reading) for reading in spoken)):
+    readings = (text, *(_PHONE_JOINER.sub("-", reading) for reading in spoken))
+    for source in (_hesitations_between_digits().sub(r"\1 ", reading) for reading in readings):
         for match in _PHONE.finditer(source):
             raw = match.group(1)
             digits = re.sub(r"\D", "", raw)

@@ -489,6 +489,23 @@ def _at_all(text: str, quantity: Quantity) -> bool:
     return quantity.dimension == "people" and compound.match(text, quantity.counter_end) is not None
 
 
+def implied(text: str, quantity: Quantity) -> bool:
+    """Whether ``quantity`` is a count of people no number says ("just me", "夫婦", "me and my
+    wife"): ``text`` is the normalised utterance it was found in."""
+    return bool(
+        _alone().fullmatch(text, quantity.start, quantity.end)
+        or _with_companion().fullmatch(text, quantity.start, quantity.end)
+    )
+
+
+def said_outright(text: str, found: Sequence[Quantity]) -> tuple[Quantity, ...]:
+    """``found`` without the counts of people no number says when one is said outright:
+    "うちら夫婦と、息子夫婦なんで、四人ですね" is four, not the couple on the way to it."""
+    if not any(q.dimension == "people" and not implied(text, q) for q in found):
+        return tuple(found)
+    return tuple(q for q in found if not implied(text, q))
+
+
 def pair_before(before: str, quantity: Quantity, language: str = "") -> re.Match[str] | None:
     """The speaker and a partner said right ``before`` a count of people (``pair_plus``)."""
     if quantity.dimension not in (None, "people"):
@@ -549,9 +566,7 @@ def plain(value: float) -> str:
 def _as_digits(quantity: Quantity, text: str) -> str | None:
     if _WRITTEN.fullmatch(text, quantity.start, quantity.end):
         return None  # already digits: "05.03.02" stays a date, not 5.03
-    if _alone().fullmatch(text, quantity.start, quantity.end) or _with_companion().fullmatch(
-        text, quantity.start, quantity.end
-    ):
+    if implied(text, quantity):
         return None
     number = quantity.digits if quantity.digits is not None else plain(quantity.value)
     return number + text[quantity.end : quantity.counter_end]

@@ -55,6 +55,9 @@ _EN_PART: Final = re.compile(
 _BARE: Final = re.compile(
     r"^\D{0,12}?(?<!\d)(?<!\d\.)(\d{1,2})(?:(?:\s+|-)([0-5]\d))?(?![\d.])\D{0,8}$"
 )
+_SAID_APART: Final = re.compile(r"[,;、，]")
+"""The pause after the first clause: a lone number before it is the answer, what follows a
+reason."""
 _NAMED: Final = re.compile(r"정오|正午|\bnoon\b|\bmidday\b|자정|\bmidnight\b|午前0時")
 _NOON_WORDS: Final = frozenset({"정오", "正午", "noon", "midday"})
 
@@ -152,7 +155,8 @@ def read_time(text: str, *, bare: bool = False) -> tuple[str, ...]:
         return ("12:00",) if match.group(0) in _NOON_WORDS else ("00:00",)
     if bare:
         prepared = prepared.strip()
-        match = _BARE.search(prepared)
+        # "Eleven, I've got the gym first thing": the hour said apart, then a reason.
+        match = _BARE.search(prepared) or _BARE.search(_SAID_APART.split(prepared, maxsplit=1)[0])
         if match and 0 < int(match.group(1)) <= 24 and not _counted(prepared, match.start(1)):
             part = _day_part(prepared, match.start(1), match.end(1))
             return _clock(int(match.group(1)), int(match.group(2) or 0), part)

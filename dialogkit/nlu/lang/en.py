@@ -1303,6 +1303,8 @@ PACK: Final = LanguagePack(
     ),
     asides=(
         r"\bwhat was it\b",
+        r"(?:^|\s)(?:hold on|hang on|one sec|one second|bear with me|just a (?:sec|second|moment|"
+        r"minute))\s*$",
         r"\bmy phone is ringing\b",
         r"\b(?:let me|lemme|i'?ll just|gotta)\s+(?:check|look up|find|grab|dig out)\b",
         r"\b(?:checking|looking through|digging (?:out|through))\s+(?:my|the)\b",
@@ -1490,6 +1492,12 @@ PACK: Final = LanguagePack(
             "morning",
             "afternoon",
             "evening",
+            # "Mornings are a nightmare with the school run, could they swing by later on?"
+            "mornings",
+            "afternoons",
+            "evenings",
+            "later on",
+            "earlier on",
             "later in the day",
             "after lunch",
             "before lunch",
@@ -1633,6 +1641,8 @@ PACK: Final = LanguagePack(
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not)\s+work\b",
         r"\b(?:won\s*t|not)\s+be\s+able\s+to\s+make\s+it\b",
         r"\b(?:is|s|are)\s+out\s+for\s+(?:me|us)\b",
+        # "Friday's out, I've just remembered we're at a funeral", "the 27th is out actually".
+        r"\b(?:is|s|are)\s+out\b(?!\s+(?:there|here|now|today|yet|and|in|on|at|with)\b)",
         r"\bnot\s+going\s+to\s+work\b",
         r"\bno\s+good\b",
         # "Seven's cutting it fine for us", "too spooky for my mother-in-law".

@@ -28,6 +28,8 @@ CONCEPTS: Final[dict[str, tuple[str, ...]]] = {
         "Do you have a price list?",
         "How much for two people?",
         "Roughly how much would I be out of pocket?",
+        "What sort of money are we talking about?",
+        "How much is that going to run me?",
     ),
     "discount": (
         "Do you have any discounts?",
@@ -145,6 +147,8 @@ CONCEPTS: Final[dict[str, tuple[str, ...]]] = {
         "Are the dates locked in or can they be moved?",
     ),
     "opening_hours": (
+        "Do your people work on Sundays at all?",
+        "How late in the evening do you still come out?",
         "What are your opening hours?",
         "When do you open?",
         "What time do you close?",
