@@ -102,6 +102,7 @@ def read_counts(
     ]
     values: dict[str, int | float] = {}
     used: set[int] = set()
+    taken: dict[str, int] = {}
 
     def take(name: str, index: int, quantity: Quantity) -> bool:
         value = in_slot_unit(quantity, counted[name])
@@ -109,6 +110,7 @@ def read_counts(
             return False
         values[name] = exact(value)
         used.add(index)
+        taken[name] = index
         return True
 
     nouns = _nouns(normal, counted)
@@ -144,7 +146,17 @@ def read_counts(
     for noun in nouns:
         if noun.slot not in values and one.search(normal[: noun.start]):
             values[noun.slot] = 1
-    _take_total(normal, found, used, language, lambda index: give_out(index, found[index]))
+
+    def total(index: int) -> None:
+        """The sum replaces a part its one slot took before it ("大人が四人と子供が二人なので、
+        全部で六人ですね" is six, though "大人" took the four)."""
+        quantity = found[index]
+        fitting = [name for name in counted if in_slot_unit(quantity, counted[name])]
+        if len(fitting) == 1 and found[taken.get(fitting[0], index)].end <= quantity.start:
+            values.pop(fitting[0], None)
+        give_out(index, quantity)
+
+    _take_total(normal, found, used, language, total)
     for index, quantity in enumerate(found):
         if index in used or quantity.dimension is None:
             continue

@@ -861,9 +861,12 @@ class RuleNLU:
                 intent, confidence = "goodbye", max(confidence, closing)
         # "이번 달엔 짬이 안 나네요. 다음에 할게요" with a request under way calls it off: the
         # scenario's way out, not a farewell.
-        putting_off = intent == "goodbye" and request.filled_slots and not exact
+        weakly = intent in (None, "goodbye") or confidence <= INTENT_THRESHOLD
+        putting_off = weakly and request.filled_slots and not exact
         if putting_off and puts_off(text, request.scenario.language):
-            intent = _withdrawal_target(request, index) or intent
+            withdrawal = _withdrawal_target(request, index)
+            if withdrawal is not None:
+                intent, confidence = withdrawal, max(confidence, KEYWORD_SCORE)
         # "わかりました、じゃあまた改めてお電話しますね。失礼します" before anything was asked
         # for, where the node takes leave: nothing to call off yet, a farewell.
         elif (

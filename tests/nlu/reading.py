@@ -125,3 +125,47 @@ def intent_step(language: str, intents: dict[str, Any], after: dict[str, Any]) -
     ]
     nodes = [{"id": "start", "next_nodes": on}, after]
     return Scenario.from_dict(make_graph(nodes, language=language, intents=intents))
+
+
+CANCEL: dict[str, list[str]] = {
+    "en": ["cancel the booking", "never mind, forget it", "I don't want to book anymore"],
+    "ja": ["予約をキャンセルしたい", "やっぱりやめておきます", "なしにしてください"],
+    "ko": ["예약 취소할게요", "그냥 안 할래요", "없던 걸로 해 주세요"],
+}
+
+
+def note_scenario(language: str, *, note_denies: bool) -> Scenario:
+    """A name step, an optional note step (a no moves on with ``note_denies``), a read-back,
+    and a cancel intent usable everywhere, in ``language``."""
+    nodes: list[dict[str, Any]] = [
+        {"id": "ask_name", "collect_slots": ["name"], "default_next": "ask_note"},
+        {
+            "id": "ask_note",
+            "collect_slots": ["note"],
+            "next_nodes": [_on("deny", "confirm")] if note_denies else [],
+            "default_next": "confirm",
+        },
+        {
+            "id": "confirm",
+            "accept_slots": ["name", "note"],
+            "next_nodes": [_on("affirm", "end"), _on("deny", "ask_name")],
+        },
+        {"id": "end", "terminal": True},
+        {"id": "cancelled", "terminal": True},
+    ]
+    slots = {
+        "name": {"type": "text", "kind": "person_name", "prompt": "Your name?"},
+        "note": {"type": "text", "prompt": "Any requests?"},
+    }
+    intents = {
+        "cancel": {"description": "The user calls the booking off.", "examples": CANCEL[language]}
+    }
+    return Scenario.from_dict(
+        make_graph(
+            nodes,
+            language=language,
+            slots=slots,
+            intents=intents,
+            global_transitions=[_on("cancel", "cancelled")],
+        )
+    )

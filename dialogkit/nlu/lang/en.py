@@ -37,6 +37,8 @@ _WITHDRAWALS: Final = (
     "don't bother",
     "skip it",
     "scrap that",
+    "we'll give it a miss",
+    "i'll give it a miss",
     "scrap all of that",
     "scrap all that",
     "scratch all that",
@@ -97,6 +99,7 @@ PACK: Final = LanguagePack(
         "deny": (
             (
                 "no",
+                "you've got something muddled up",
                 "nope",
                 "not really",
                 "that's wrong",
@@ -228,6 +231,8 @@ PACK: Final = LanguagePack(
         "affirm": (
             (
                 "yes",
+                "pop us in the diary",
+                "pencil us in",
                 "yeah",
                 "yep",
                 "correct",
@@ -1053,7 +1058,7 @@ PACK: Final = LanguagePack(
         r"\bnot\b[^,.]*?,?\s*\bbut\b",
         r"(?:^|\b)not\s+[^,.;]+?[,;]\s*",
         # "I was going to go with the standard, but make it the VIP lane": given up.
-        r"\b(?:was\s+(?:going|gonna)\s+to|thought\s+(?:about|of)|(?:was|were)\s+thinking"
+        r"\b(?:(?:was|were)\s+(?:going|gonna)\s+to|thought\s+(?:about|of)|(?:was|were)\s+thinking"
         r"(?:\s+(?:about|of))?|originally\s+(?:wanted|picked|chose))\b[^,.]*?,?\s*\bbut\b"
         r"(?:\s+(?:actually|maybe|now))?",
     ),
@@ -1626,6 +1631,7 @@ PACK: Final = LanguagePack(
         r"\b(?:shuffle|rearrange)\b",
         r"\binstead\b",
         r"\b(?:go|come|do\s+it|make\s+it)\s+(?:a\s+bit\s+|a\s+little\s+)?(?:earlier|later)\b",
+        r"\bsomething\s+(?:a\s+(?:bit|little)\s+)?(?:earlier|later)\b",
         r"\b(?:add|bring)\s+(?:one\s+more|someone|another)\b",
     ),
     wrong=(
@@ -1648,6 +1654,9 @@ PACK: Final = LanguagePack(
         # "Seven's cutting it fine for us", "too spooky for my mother-in-law".
         r"\bcutting\s+it\s+(?:fine|close)\b",
         r"\b(?:clash|clashes|conflicts?|overlaps?)\s+with\b",
+        # "my in-laws are staying with us that weekend", "mornings are hopeless for us".
+        r"\b(?:are|is|s|re)\s+(?:staying|visiting|coming\s+to\s+stay|in\s+town)\b",
+        r"\b(?:hopeless|impossible|a\s+nightmare|overkill)\b",
         r"\b(?:won\s*t|doesn\s*t|not\s+gonna|not\s+going\s+to)\s+fly\b",
         r"\b(?:won\s*t|doesn\s*t|wouldn\s*t|not\s+gonna|not\s+going\s+to)\s+suit\b",
         r"\bsomething\s+(?:came|has\s+come|s\s+come)\s+up\b",

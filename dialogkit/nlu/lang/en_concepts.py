@@ -24,6 +24,7 @@ CONCEPTS: Final[dict[str, tuple[str, ...]]] = {
         "Is it pricey?",
         "What's the going rate for this?",
         "What am I looking at cost-wise?",
+        "What are we looking at money-wise?",
         "I just want to know how much I'd be paying in total.",
         "Do you have a price list?",
         "How much for two people?",
