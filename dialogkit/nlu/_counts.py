@@ -152,8 +152,9 @@ def read_counts(
         全部で六人ですね" is six, though "大人" took the four)."""
         quantity = found[index]
         fitting = [name for name in counted if in_slot_unit(quantity, counted[name])]
-        if len(fitting) == 1 and found[taken.get(fitting[0], index)].end <= quantity.start:
-            values.pop(fitting[0], None)
+        part = taken.get(fitting[0]) if len(fitting) == 1 else None
+        if part is not None and found[part].end <= quantity.start:
+            del values[fitting[0]]
         give_out(index, quantity)
 
     _take_total(normal, found, used, language, total)

@@ -648,6 +648,11 @@ def _matcher(index: RuleIndex, name: str, definition: Intent) -> IntentMatcher:
     return matcher
 
 
+HELD_WEEKDAY_DAYS: Final = 21
+"""How far after the nearest such weekday a date read back may lie and still be the one a
+bare weekday names: three weeks, about as far as "that Wednesday" reaches in a booking."""
+
+
 def _held_weekday(request: NLURequest, name: str, slot: Slot, text: str, value: Any) -> Any:
     """The date held, for a weekday said without its week at a step that holds a later date
     on that weekday ("Wednesday's when my mother-in-law flies in" at a read-back of Wednesday
@@ -665,11 +670,6 @@ def _held_weekday(request: NLURequest, name: str, slot: Slot, text: str, value: 
         return value
     same_day = heard.weekday() == kept.weekday() == weekday
     return held if same_day and 0 < (kept - heard).days <= HELD_WEEKDAY_DAYS else value
-
-
-HELD_WEEKDAY_DAYS: Final = 21
-"""How far after the nearest such weekday a date read back may lie and still be the one a
-bare weekday names: three weeks, about as far as "that Wednesday" reaches in a booking."""
 
 
 def _replaced_value(request: NLURequest, name: str, text: str, content: str) -> bool:

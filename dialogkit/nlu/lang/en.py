@@ -1647,7 +1647,7 @@ PACK: Final = LanguagePack(
         r"\b(?:won\s*t|doesn\s*t|does\s+not|will\s+not)\s+work\b",
         r"\b(?:won\s*t|not)\s+be\s+able\s+to\s+make\s+it\b",
         r"\b(?:is|s|are)\s+out\s+for\s+(?:me|us)\b",
-        # "Friday's out, I've just remembered we're at a funeral", "the 27th is out actually".
+        # "Friday's out, I've just remembered we're at a funeral": that day will not do.
         r"\b(?:is|s|are)\s+out\b(?!\s+(?:there|here|now|today|yet|and|in|on|at|with)\b)",
         r"\bnot\s+going\s+to\s+work\b",
         r"\bno\s+good\b",
