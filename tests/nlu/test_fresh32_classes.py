@@ -136,3 +136,24 @@ def test_new_ways_to_say_yes_and_no_at_a_read_back(language: str, said: str, int
     scenario = read_back_scenario(language, ("?", "?", "?"))
     filled = {"date": "2026-12-05", "time": "10:00", "name": "Kim"}
     assert analyse(scenario, "confirm", said, None, filled).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("ja", "すみません、やっぱり予約はなしでお願いします"),
+        ("ko", "죄송한데 이번 건 없던 일로 하죠"),
+        ("ko", "그냥 없던 걸로 하자"),
+    ],
+)
+def test_sibling_withdrawals(language: str, said: str) -> None:
+    assert is_withdrawal(said, language)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Evenings are impossible for us, could we do earlier on?", "Afternoons are a nightmare"],
+)
+def test_parts_of_the_day_that_will_not_do_point_at_the_time(said: str) -> None:
+    slots = {"date": DATE, "time": TIME, "phone": PHONE, "plan": PLAN}
+    assert said_wrong(said, slots, "en", changes=True, held=HELD) == ["time"]
