@@ -661,8 +661,10 @@ def _held_weekday(request: NLURequest, name: str, slot: Slot, text: str, value: 
     if slot.type != "date" or not isinstance(value, str) or name == request.expected_slot:
         return value
     held = request.filled_slots.get(name)
+    if not isinstance(held, str):
+        return value
     weekday = bare_weekday(text)
-    if weekday is None or not isinstance(held, str):
+    if weekday is None:
         return value
     try:
         heard, kept = date.fromisoformat(value), date.fromisoformat(held)
