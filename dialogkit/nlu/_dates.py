@@ -48,8 +48,9 @@ _NEXT_MONTH_DAY: Final = re.compile(
     rf"(다음\s*달|담달|이번\s*달|来月|今月|next month|this month)\s*(?:の\s*)?(?:the\s+)?"
     rf"(\d{{1,2}})\s*(?:{_DAY_MARK}|st|nd|rd|th)?(?!\d)"
 )
+_DAY_SPANS: Final = "|".join(re.escape(w) for pack in PACKS.values() for w in pack.day_spans)
 _DAY_ONLY: Final = re.compile(
-    rf"(?<![\d./])(?<![월月])(?<![월月]\s)(\d{{1,2}})\s*{_DAY_MARK}(?!\s*(?:동안|간|째|정도|間|後|후|뒤|전|前|ぶり|요일|曜))"
+    rf"(?<![\d./])(?<![월月])(?<![월月]\s)(\d{{1,2}})\s*{_DAY_MARK}(?!\s*(?:{_DAY_SPANS}|요일|曜))"
     r"|\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b"
 )
 

@@ -214,14 +214,17 @@ def _joins(
     온대요"): news that asks, without a word of change, to change the count it names by its
     hint. A joining clause must not negate itself ("nobody else is coming"); a negation in
     another clause negates something else ("古い自転車も一緒に持ってってほしいの、言い忘れて
-    ました")."""
+    ました"), and forgetting to say it negates nobody's coming ("동생네 부부도 따라붙는다고
+    했었는데 깜빡했네요")."""
     if not any(
         counts_people(slots[name]) or slot_kind(name, slots[name]) == "count" for name in hints
     ):
         return False
     joins = (*change_hints(language, "people"), *change_hints(language, "count"))
+    forgot = pattern(language, "forgetting", lambda p: p.forgetting)
     joining = any(
-        _label_span(said, joins) is not None and not is_negated(said, language)
+        _label_span(said, joins) is not None
+        and not is_negated(forgot.sub(" ", normalize(said)), language)
         for said in clauses_of(text)
     )
     return joining or _label_span(text, change_hints(language, "leaving")) is not None

@@ -26,6 +26,7 @@ from dialogkit.nlu._numbers import (
     find_quantities,
     normalize,
     plain,
+    quantities,
     rewrite,
     said_outright,
     with_pair,
@@ -41,8 +42,8 @@ from dialogkit.nlu._plausible import (
     plausible_phone,
 )
 from dialogkit.nlu._times import read_time
-from dialogkit.nlu._words import meant_part
-from dialogkit.nlu.lang import PACKS, labels, paraphrases, pattern, words
+from dialogkit.nlu._words import meant_part, nouns_pattern
+from dialogkit.nlu.lang import PACKS, change_hints, labels, paraphrases, pattern, words
 from dialogkit.scenario.conditions import compile_pattern
 from dialogkit.scenario.model import Slot
 
@@ -475,8 +476,11 @@ _CLAUSE_BREAK: Final = re.compile(
 )
 """A pause inside an answer, or a question before it ("남편 이름으로 해도 되죠? 오성민이요"); a
 full stop only after Hangul, kana or kanji, since "Mrs." and "J." end no clause."""
-_SPELLED_OUT: Final = re.compile(r"(?:[\s,.、。-]+\w(?!\w)){2,}[\s,.、。!]*$")
-"""Single letters or syllables, two or more, that end an answer: a name spelled out."""
+_SPELLED_OUT: Final = re.compile(
+    r"(?:[\s,.、。-]+\w(?!\w)){2,}(?:\s*[,.、。-][\s,.、。-]*\w{2,3}(?!\w))?[\s,.、。!]*$"
+)
+"""Single letters or syllables, two or more, that end an answer: a name spelled out, the last
+one perhaps with its ending after a pause ("박, 준, 혁이요"; not "해 주세요")."""
 
 
 @lru_cache(maxsize=1)
@@ -647,6 +651,24 @@ def changes_by(normal: str, quantity: Quantity, language: str = "") -> bool:
     return bool(
         after.match(normal, quantity.counter_end)
         or before.search(normal, max(0, quantity.start - 16), quantity.start)
+        or _drop_out(normal, quantity, language)
+    )
+
+
+_DROP_OUT_REACH: Final = 24
+"""How far after a number the news of its people dropping out may come, in characters."""
+
+
+def _drop_out(normal: str, quantity: Quantity, language: str) -> bool:
+    """Whether the people ``quantity`` counts are dropping out ("同僚が二人、急に来られなく
+    なっちゃいまして", "two of the lads have dropped out"): a pack's ``leaving`` hint follows
+    it closely, with no other number between ("four of us, but one dropped out" drops one)."""
+    leaving = nouns_pattern(tuple(hint.lower() for hint in change_hints(language, "leaving")))
+    said = leaving.search(normal.lower(), quantity.counter_end)
+    return (
+        said is not None
+        and said.start() - quantity.counter_end <= _DROP_OUT_REACH
+        and not any(quantity.counter_end <= q.start < said.start() for q in quantities(normal))
     )
 
 

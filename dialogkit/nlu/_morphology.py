@@ -101,6 +101,9 @@ _JA_NEGATED_AFTER = r"(?![^\s]{0,3}(?:ない|なかっ|ません|ず|かどう�
 _EN_NEGATED_BEFORE = r"(?<!not )(?<!n t )(?<!n't )(?<!never )(?<!no )"
 _EN_OBJECTS: Final = frozenset({"it", "them", "that", "this"})
 _EN_PARTICLE_AFTER = r"(?!\s+(?:off|out|up|over|around)\b)"
+_EN_OFF_TO = r"(?!\s+(?:to|on|for)\b)"
+"""A keyword ending in "off" ("the date is off") is not said by someone being off somewhere
+("we're off to Egypt in the spring")."""
 
 
 _STRIP = re.compile(r"[\s\W_]+", re.UNICODE)
@@ -146,7 +149,9 @@ def keyword_pattern(keyword: str) -> re.Pattern[str]:
         body = r"\s+".join(parts)
         before = "" if negating else _EN_NEGATED_BEFORE
         # "drop it" is not said by "drop it off": a particle after the object is another verb.
-        after = _EN_PARTICLE_AFTER if word.split()[-1] in _EN_OBJECTS else ""
+        last_word = word.split()[-1]
+        after = _EN_PARTICLE_AFTER if last_word in _EN_OBJECTS else ""
+        after = _EN_OFF_TO if last_word == "off" else after
         return re.compile(rf"{before}(?<![a-z0-9]){body}(?![a-z0-9]){after}")
     gap = _KO_GLUED + _KO_GAP if _HANGUL.search(word) else _KO_GAP
     body = gap.join(re.escape(part) for part in word.split())

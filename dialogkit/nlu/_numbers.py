@@ -458,6 +458,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if quantity is not None and not any(
             said.start <= quantity.start < said.end for said in spoken
         ):
+            if found and quantity.start < found[-1].counter_end:
+                continue  # the "일" of "2일권" is the first's counter, not a number of its own
             counted = _with_speaker(text, quantity)
             if counted.value != quantity.value and counted.counter_end == quantity.counter_end:
                 # "me and my 3 friends": the speaker is in this count, not two with a companion.

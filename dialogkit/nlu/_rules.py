@@ -784,16 +784,11 @@ def _changer(
         return None
     slots = {name: slot for name in by_slot if (slot := request.scenario.slot(name)) is not None}
     # Asked which value to change, the one named is the answer; "체크카드 맞죠?" asks back.
+    # A value that will not do, said in a negated clause the answer would drop ("I can't do
+    # ten, that's when I drop the kids at school"), still names its slot.
     choosing = request.node.id in index.asks_what_to_change and statement
-    named = said_wrong(
-        text,
-        slots,
-        language,
-        changes=True,
-        held=request.filled_slots,
-        heard=entities,
-        choosing=choosing,
-    )
+    named = [] if not choosing else _said_wrong(request, text, slots, entities, choosing=True)
+    named = named or _said_wrong(request, text, slots, entities, choosing=False)
     if len(named) != 1 or len(by_slot[named[0]]) != 1:
         return None
     # The value the slot holds, named to be changed, is no new value ("swap out the standard
@@ -803,6 +798,20 @@ def _changer(
         return None
     entities.pop(named[0], None)
     return next(iter(by_slot[named[0]]))
+
+
+def _said_wrong(
+    request: NLURequest, text: str, slots: dict[str, Slot], heard: dict[str, Any], *, choosing: bool
+) -> list[str]:
+    return said_wrong(
+        text,
+        slots,
+        request.scenario.language,
+        changes=True,
+        held=request.filled_slots,
+        heard=heard,
+        choosing=choosing,
+    )
 
 
 class RuleNLU:

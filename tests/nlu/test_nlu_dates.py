@@ -157,6 +157,39 @@ def test_another_day_of_a_kind_names_no_date(text: str) -> None:
     assert date_of(text) is INVALID
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "일일 이용권으로 할게요",
+        "1일 체험 코스요",
+        "2일권 두 장이요",
+        "3일 동안 빌릴게요",
+        "사흘치 말고 3일치로요",
+        "一日体験コースでお願いします",
+        "一日中家にいます",
+        "2日間のコースで",
+        "3日分まとめて",
+    ],
+)
+def test_a_number_of_days_is_no_day_of_the_month(text: str) -> None:
+    """A day pass, a one-day course, "all day": the day counter counts days (each
+    language's ``day_spans``), so no date of the 1st or the 2nd is taken from them."""
+    assert date_of(text) is INVALID
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("5일에 체험하고 싶어요", "2026-12-05"),
+        ("12월 1일 체험", "2026-12-01"),
+        ("2일에 갈게요", "2026-12-02"),
+        ("5日に体験したいです", "2026-12-05"),
+    ],
+)
+def test_a_day_said_with_its_particle_is_still_a_date(text: str, iso: str) -> None:
+    assert date_of(text) == iso
+
+
 def test_invalid_calendar_dates_are_refused() -> None:
     assert date_of("2023-02-30") is INVALID
     assert date_of("13월 5일") is INVALID

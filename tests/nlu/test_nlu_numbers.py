@@ -79,6 +79,8 @@ def test_spoken_and_written_numbers(text: str, value: float) -> None:
         "사람이 많아요",
         "오늘",
         "이번 주에요",
+        "사장님 목소리가 참 친절하시네요",
+        "이대로 해 주세요",
     ],
 )
 def test_words_that_only_look_like_numbers_are_not_numbers(text: str) -> None:
@@ -97,6 +99,13 @@ def test_words_that_only_look_like_numbers_are_not_numbers(text: str) -> None:
 )
 def test_digits_read_one_by_one(text: str, digits: str) -> None:
     assert digits_spoken(text).rstrip("이요") == digits
+
+
+@pytest.mark.parametrize(("text", "digits"), [("2일권 주세요", "2일권 주세요"), ("3일권", "3일권")])
+def test_a_counter_is_not_read_again_as_a_number(text: str, digits: str) -> None:
+    """The "일" of "2일권" is the day counter of the 2; read again as "one volume" it made
+    the two numbers "21"."""
+    assert digits_spoken(text) == digits
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,9 @@ class LanguagePack:
     """Eras by the year before their first ("平成" 1988)."""
     day_counts: dict[str, int] = field(default_factory=dict)
     """Words that count days by themselves ("이틀" 2)."""
+    day_spans: tuple[str, ...] = ()
+    """Words after a day number that make it a number of days, not a day of the month
+    ("3일 동안", "1일 이용권", "2日間", "一日中"): as written, each a prefix of what follows."""
     day_parts: dict[str, str] = field(default_factory=dict)
     """Parts of the day ("저녁" evening, "午前" am): which half of the clock an hour is in."""
     openers: tuple[str, ...] = ()
@@ -101,6 +104,10 @@ class LanguagePack:
     """Standalone words that say yes."""
     negation: tuple[str, ...] = ()
     """Patterns of a negated statement ("didn t", "안 먹", "ない")."""
+    forgetting: tuple[str, ...] = ()
+    """Patterns of having forgotten to say something ("I forgot to mention", "깜빡했네요",
+    "言い忘れてました"): a negation of the speaker's memory, not of the news said with it
+    (normalised text)."""
     question: tuple[str, ...] = ()
     """Patterns of a question (an ending, a question word in front)."""
     question_word: tuple[str, ...] = ()

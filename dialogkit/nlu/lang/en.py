@@ -38,6 +38,9 @@ _WITHDRAWALS: Final = (
     "skip it",
     "scrap that",
     "we'll give it a miss",
+    "knock it on the head",
+    "leave it for now",
+    "leave it for the time being",
     "i'll give it a miss",
     "scrap all of that",
     "scrap all that",
@@ -520,6 +523,14 @@ PACK: Final = LanguagePack(
                 "now what",
                 "what now",
                 "what's next",
+                # "I'm not really sure which one is right for me": undecided between the options.
+                "not sure which one",
+                "not really sure which one",
+                "don't know which one",
+                "can't decide which one",
+                "which one is right for me",
+                "which is right for me",
+                "which one's right for me",
             ),
         ),
         "repeat": (
@@ -932,6 +943,11 @@ PACK: Final = LanguagePack(
         "you know",
     ),
     positive_words=("yes", "yeah", "yep", "yup", "true"),
+    forgetting=(
+        r"\b(?:i|we)\s+(?:totally\s+|completely\s+|clean\s+)?(?:forgot|forgotten)\b"
+        r"(?:\s+to\s+(?:mention|say|tell\s+you))?",
+        r"\bslipped\s+my\s+mind\b",
+    ),
     negation=(
         r"\b(?:no|not|never|nope|nah|didn t|haven t|hasn t|don t|doesn t|wasn t|weren t|"
         r"won t|isn t|aren t|can t|forgot|forget|forgotten|missed|skipped|false|negative|"
@@ -1317,7 +1333,12 @@ PACK: Final = LanguagePack(
     small_talk=(
         r"\b(?:weather|sunny|rainy|raining|snowing|cloudy|windy|chilly|freezing|so hot|so cold|"
         r"lovely day|nice day|beautiful day|long day|busy day|how are you|how s it going|"
-        r"blue sky|blue skies|clear sky|clear skies|grey sky|gray sky|grey skies|gray skies)\b",
+        r"blue sky|blue skies|clear sky|clear skies|grey sky|gray sky|grey skies|gray skies|"
+        r"bitterly cold|nippy|parky|muggy|drizzly|drizzling|pouring down|icy out|frosty)\b",
+        # "it's turned bitterly cold out there", "getting warmer, isn't it".
+        r"\bit\s+(?:s|is|has)\s+(?:turned|getting|gotten|got)\s+(?:so\s+|really\s+|a\s+bit\s+|bitterly\s+)?"
+        r"(?:cold|colder|warm|warmer|hot|hotter|chilly|mild)\b",
+        r"\b(?:cold|warm|hot|chilly|mild)\s+(?:out\s+there|outside|out\s+today)\b",
         # Word of mouth: "my sister comes here, she's heard great things".
         r"^(?![^?]*\b(?:can|could|would|will|please|want|like|need)\b)[^?]*\b(?:heard|hear)\s+"
         r"(?:such\s+|so\s+many\s+|lots\s+of\s+|only\s+)?(?:good|great|nice|wonderful)\s+things\b[^?]*$",
@@ -1671,6 +1692,9 @@ PACK: Final = LanguagePack(
         r"\b(?:it|that|they)\s*(?:s|is|are|re)\s+not\s+[a-z]+\s+at\s+all\b",
         # "That line's about to be disconnected", "that Saturday's a write-off now".
         r"\bdisconnected\b",
+        # "that phone got smashed last week", "I don't use that one any more": out of use.
+        r"\b(?:is|s|got|was|been)\s+(?:smashed|broken|bust|busted|stolen|dead)\b",
+        r"\bdon\s*t\s+use\s+(?:it|that|this)(?:\s+[a-z]+)?\s+any\s*more\b",
         r"\bcut\s+off\b",
         r"\bwrite[\s-]?off\b",
         # "that Saturday's my niece's christening, I'd completely forgotten", "the 27th is out

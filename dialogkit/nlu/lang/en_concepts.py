@@ -148,6 +148,8 @@ CONCEPTS: Final[dict[str, tuple[str, ...]]] = {
         "Are the dates locked in or can they be moved?",
     ),
     "opening_hours": (
+        "What time do the Sunday classes start?",
+        "When does the first session of the day begin?",
         "Do your people work on Sundays at all?",
         "How late in the evening do you still come out?",
         "What are your opening hours?",
@@ -243,6 +245,8 @@ CONCEPTS: Final[dict[str, tuple[str, ...]]] = {
     ),
     "duration": (
         "How long does it take?",
+        "Will it be ready in time for the weekend?",
+        "Can you have it done before my trip on the 10th?",
         "How long will it take?",
         "How long is the tour?",
         "How long does the appointment last?",
