@@ -241,10 +241,14 @@ def offers_values(text: str, language: str = "") -> bool:
     """Whether a question offers its values for the bot to take rather than asking about
     them: "can I pick them up tomorrow at 10?", "내일 2시 가능해요?", "明日9時は空いてますか",
     "how about 1 pm?", or a hedged answer ("10ish?", "내일 열 시쯤?", "5時45分ごろですかね")."""
-    normal = normalize(text)
     offers = pattern(language, "offers", lambda p: p.offers)
-    if offers.search(normal) is None:
+    if offers.search(normalize(text)) is None:
         return False
+    # The question itself: a reason said before it ("아침엔 애들 등원시켜야 해서요, 음… 열한 시
+    # 반쯤 괜찮을까요?") asks about nothing.
+    clauses = clauses_of(text)
+    first = next((i for i, said in enumerate(clauses) if is_question(said, language)), 0)
+    normal = normalize(" ".join(clauses[first:]))
     # A question word inside the offer ("how about 1 pm?") asks nothing.
     if pattern(language, "question_word", lambda p: p.question_word).search(
         offers.sub(" ", normal)

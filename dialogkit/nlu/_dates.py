@@ -78,7 +78,7 @@ _YEAR_ALONE: Final = re.compile(
 )
 
 _RELATIVE_DAYS: Final = _merged("relative_days")
-_RELATIVE: Final = any_word(_RELATIVE_DAYS)
+_RELATIVE: Final = any_word(_RELATIVE_DAYS, syllables_start_words=True)
 _IN_DAYS: Final = re.compile(
     r"(?:(\d+)\s*(일|日|주일?|週間|days?|weeks?)|(하루|이틀|사흘|나흘))\s*"
     r"(?:후|뒤|있다가|後|later|from now)"
@@ -111,6 +111,8 @@ _EN_WEEKDAY: Final = re.compile(
     + "("
     + "|".join(_EN_WEEKDAYS)
     + r")s?\b"
+    # "Wednesday next week", "Friday of this week": the week said after the day.
+    + r"(?:,?\s+(?:of\s+)?(this|next|last)\s+week\b)?"
 )
 _WEEKEND: Final = re.compile(
     r"(이번\s*주|다음\s*주|담주|今週|来週|\bthis\s+|\bnext\s+)?\s*"
@@ -253,7 +255,7 @@ def _relative(text: str, frame: Frame, period: Period | None) -> Iterator[date |
         for match in pattern.finditer(text):
             yield _weekday(names.index(match.group(2)), _shift(match.group(1)), frame)
     for match in _EN_WEEKDAY.finditer(text):
-        modifier = match.group(1)
+        modifier = match.group(1) or match.group(3)
         shift = None if modifier in {None, "coming"} else _WEEK_SHIFT[modifier]
         yield _weekday(_EN_WEEKDAYS.index(match.group(2)), shift, frame)
     for match in _WEEKEND.finditer(text):

@@ -69,6 +69,7 @@ from dialogkit.nlu._discipline import label_in, said_wrong
 from dialogkit.nlu._kinds import slot_kind, slot_labels
 from dialogkit.nlu._result import NLUResult
 from dialogkit.nlu._rules import ANSWERED_BY_QUESTIONS, RuleIndex
+from dialogkit.nlu._topics import TOPIC_SCORE, only_asks
 from dialogkit.nlu.lang import PACKS, LanguagePack, language_code, words
 from dialogkit.scenario.model import Node
 from dialogkit.scenario.scenario import Scenario
@@ -418,15 +419,25 @@ def asked_intents(scenario: Scenario) -> frozenset[str]:
     }
 
 
+def _only_a_topic(request: NLURequest, heard: NLUResult) -> bool:
+    """Whether the rules heard a question intent by no more than one of its topic words."""
+    return heard.confidence <= TOPIC_SCORE and only_asks(
+        request.intents.get(heard.intent or ""), request.scenario.language
+    )
+
+
 def leaves_to_rules(request: NLURequest, heard: NLUResult) -> bool:
     """Whether the rules' reading says the utterance is no intent for the tier to find: they
-    heard one (the tier adds meaning where the rules heard none, it never overrules them),
-    or it answers the node (its slot was filled), talks aside, chats, or remarks on giving a
-    value. Such turns are not embedded at all."""
+    heard one by more than the topic of a question (the tier adds meaning where the rules
+    heard none and weighs in where one word of a question named a topic: "After you finish,
+    how soon can the kids play on the carpet again?" names the "finish" of the hours
+    question; when it abstains the topic stands), or it answers the node (its slot was
+    filled), talks aside, chats, or remarks on giving a value. Such turns are not embedded
+    at all."""
     language = request.scenario.language
     text = request.text
     return (
-        heard.intent is not None
+        (heard.intent is not None and not _only_a_topic(request, heard))
         or (
             request.expected_slot is not None
             and request.expected_slot in heard.entities

@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, Final
 
-from dialogkit.nlu._acts import polarity
+from dialogkit.nlu._acts import is_small_talk, polarity
 from dialogkit.nlu._dates import read_date
 from dialogkit.nlu._discipline import is_interjection, is_relation
 from dialogkit.nlu._frame import Frame
@@ -68,21 +68,34 @@ _PHONE_JOINER = re.compile(r"(?<=\d)[\s、,]*(?:에|의|다시|dash|の)[\s、,]
 
 
 def contains_word(text: str, word: str) -> bool:
-    """``word`` in ``text``; Latin words must stand alone (\"correct\" is not in \"incorrect\")."""
-    if word.isascii():
+    """``word`` in ``text``; Latin words must stand alone (\"correct\" is not in \"incorrect\"),
+    and so must a katakana word of two letters within katakana ("タイ" is not in "ケータイ")."""
+    if _bounded(word):
         return _standalone(word).search(text) is not None
     return word in text
 
 
+_KATAKANA: Final = "ァ-ヺー"
+_SHORT_KATAKANA: Final = re.compile(f"[{_KATAKANA}]{{1,2}}")
+
+
+def _bounded(word: str) -> bool:
+    return word.isascii() or _SHORT_KATAKANA.fullmatch(word) is not None
+
+
 def _word_pattern(word: str) -> str:
     """The regular expression ``contains_word`` amounts to."""
-    return rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word)
+    if word.isascii():
+        return rf"(?<![a-z]){re.escape(word)}(?![a-z])"
+    if _SHORT_KATAKANA.fullmatch(word):
+        return rf"(?<![{_KATAKANA}]){re.escape(word)}(?![{_KATAKANA}])"
+    return re.escape(word)
 
 
 @lru_cache(maxsize=4096)
 def _standalone(word: str) -> re.Pattern[str]:
-    """The matcher of a Latin word standing alone, compiled once per word (every enum value
-    and synonym is looked for on every turn)."""
+    """The matcher of a word standing alone (``contains_word``), compiled once per word
+    (every enum value and synonym is looked for on every turn)."""
     return re.compile(_word_pattern(word))
 
 
@@ -232,7 +245,7 @@ def extract_enum(slot: Slot, text: str, *, expected: bool = True) -> Any:
 def _standalone_in(needle: str) -> re.Pattern[str]:
     """Where a needle stands in the text: a Latin word alone, any other script anywhere
     (compiled once per needle, as ``_standalone``: not escaped on every turn)."""
-    return _standalone(needle) if needle.isascii() else re.compile(re.escape(needle))
+    return _standalone(needle) if _bounded(needle) else re.compile(re.escape(needle))
 
 
 def _rejected(text: str, match: re.Match[str]) -> bool:
@@ -592,6 +605,8 @@ def extract_text(slot: Slot, text: str, name: str = "") -> Any:
         found = next((name for name in whole if not is_relation(name)), None)
         if found is not None:
             return found or INVALID
+        if is_small_talk(cleaned):
+            return INVALID  # "今日は風もなくて、海も穏やかそうですねえ" names nobody
         # A clause that is only a hesitation ("받으실 분은요, 음, 박서연 씨예요") names nobody.
         names = [
             name for name in parts if name and not is_relation(name) and not is_interjection(name)

@@ -163,6 +163,13 @@ _MAX_ATOMS: Final = 24
 """Longest number in words (a phone number read digit by digit has 11): keeps a scan linear."""
 _KO_STOPWORDS: Final = frozenset(w for pack in _PACKS for w in pack.number_stopwords)
 """Sino digits glued to a counter that are demonstratives, not numbers ("이번 주" = this week)."""
+_LOOKALIKES: Final = tuple(re.compile(p) for pack in _PACKS for p in pack.number_lookalikes)
+"""Where a word only looks like a number ("어느 정도 하나요?"): its ``word`` group."""
+
+
+def _lookalike_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span("word") for pattern in _LOOKALIKES for m in pattern.finditer(text)]
+
 
 _WRITTEN = re.compile(r"-?[\d,.]+")
 _HANGUL = re.compile(r"[가-힣]")
@@ -448,7 +455,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     ]
     found.extend(pairs)
     spoken = tuple(found)  # "just the two of us" is one quantity, not also a "two"
+    lookalikes = _lookalike_spans(text)
     for group in _groups(text, _atoms(text)):
+        if any(start <= group[0].start < end for start, end in lookalikes):
+            continue
         quantity = _quantity(text, group)
         if quantity is None and len(group) > 1:
             # a group that does not read as one number may still hold one at its start

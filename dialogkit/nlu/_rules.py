@@ -871,8 +871,16 @@ class RuleNLU:
             if closing >= KEYWORD_SCORE:
                 intent, confidence = "goodbye", max(confidence, closing)
         # "이번 달엔 짬이 안 나네요. 다음에 할게요" with a request under way calls it off: the
-        # scenario's way out, not a farewell.
-        weakly = intent in (None, "goodbye") or confidence <= INTENT_THRESHOLD
+        # scenario's way out, not a farewell, nor the question whose words the reason says
+        # without asking ("財布と相談したら今月ちょっと厳しくて…落ち着いたらまた電話しますね").
+        weakly = (
+            intent in (None, "goodbye")
+            or confidence <= INTENT_THRESHOLD
+            or (
+                not utterance.asking
+                and only_asks(request.intents.get(intent or ""), request.scenario.language)
+            )
+        )
         putting_off = weakly and request.filled_slots and not exact
         if putting_off and puts_off(text, request.scenario.language):
             withdrawal = _withdrawal_target(request, index)
@@ -1046,10 +1054,12 @@ class RuleNLU:
             intent, confidence = None, 0.0
         # Nor when an answer that asks nothing resembles a question: "a deep clean please"
         # gives the service asked for, though "how much do you charge for a deep clean?" is
-        # the price question's example.
+        # the price question's example; nor when a question offers the value asked for and
+        # only names a question's topic ("아침엔 애들 등원시켜야 해서요, 열한 시 반쯤 괜찮을까요?"
+        # names the morning of the hours question).
         if (
             confidence < KEYWORD_SCORE
-            and not question
+            and (not question or confidence <= TOPIC_SCORE)
             and request.expected_slot in entities
             and only_asks(request.intents.get(intent or ""), language)
         ):

@@ -10,20 +10,26 @@ from typing import Final
 from dialogkit.nlu.lang import pattern
 
 
-def any_word(words: Iterable[str]) -> re.Pattern[str]:
+def any_word(words: Iterable[str], *, syllables_start_words: bool = False) -> re.Pattern[str]:
     """A pattern for any of ``words``, longest first so "내일모레" wins over "내일"; Latin
-    words must stand alone ("tonight" is not in "fortnight"), Hangul and kana need not."""
-    return re.compile(
-        "|".join(
-            rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w)
-            for w in sorted(words, key=len, reverse=True)
-        )
-    )
+    words must stand alone ("tonight" is not in "fortnight"), Hangul and kana need not. With
+    ``syllables_start_words`` a one-syllable Hangul word must start a word ("낼" is tomorrow,
+    not the end of "보낼")."""
+
+    def source(word: str) -> str:
+        if word.isascii():
+            return rf"(?<![a-z]){re.escape(word)}(?![a-z])"
+        if syllables_start_words and len(word) == 1 and _SYLLABLE.match(word):
+            return rf"(?<![{_SYLLABLES}]){re.escape(word)}"
+        return re.escape(word)
+
+    return re.compile("|".join(source(w) for w in sorted(words, key=len, reverse=True)))
 
 
 _IDEOGRAPHS: Final = "\u3400-\u4dbf\u4e00-\u9fff"
 _NUMERAL_IDEOGRAPHS: Final = "〇一二三四五六七八九十百千万何数"
 _SYLLABLES: Final = "\uac00-\ud7a3"
+_SYLLABLE: Final = re.compile(f"[{_SYLLABLES}]")
 
 
 def noun_source(word: str) -> str:
@@ -81,13 +87,21 @@ def replacement(text: str, *, moves: bool = False, language: str = "") -> str | 
 
     The one reader of these forms: value extraction and the correction act both use it.
     """
-    if pattern(language, "range_end", lambda p: p.range_end).search(text):
-        return None
+    ranged = pattern(language, "range_end", lambda p: p.range_end).search(text)
     markers = list(_markers(language, moves).finditer(text))
+    moved = pattern(language, "moved", lambda p: p.moved)
+    if ranged and not (
+        # "처음엔 도배까지 싹 하려고 했는데요, 그냥 장판만": a first thought given up after the
+        # "까지" (even) of a value, not the end of a range.
+        markers
+        and ranged.end() <= markers[-1].start()
+        and not moved.fullmatch(markers[-1].group(0))
+    ):
+        return None
     if markers:
         last = markers[-1]
         after = text[last.end() :]
-        if moves and pattern(language, "moved", lambda p: p.moved).fullmatch(last.group(0)):
+        if moves and moved.fullmatch(last.group(0)):
             after = _moved_range(after, language) or after
         before = text[: last.start()]
         if len(_WORDLIKE.findall(after)) > 1 or _DIGIT.search(after):

@@ -23,18 +23,28 @@ def analyse(
     """What the rules NLU reads in ``text`` at ``node_id`` asking for ``expected``, with the
     intents and slots the scenario's index gives that node (and the session's ``user``, whose
     clock relative dates count from)."""
+    return RuleNLU().analyse(request_at(scenario, node_id, text, expected, filled, user))
+
+
+def request_at(
+    scenario: Scenario,
+    node_id: str,
+    text: str,
+    expected: str | None = None,
+    filled: dict[str, Any] | None = None,
+    user: dict[str, Any] | None = None,
+) -> NLURequest:
+    """The request a turn makes of the NLU at ``node_id`` (see ``analyse``)."""
     node = scenario.node(node_id)
-    return RuleNLU().analyse(
-        NLURequest(
-            scenario=scenario,
-            node=node,
-            text=text,
-            intents=scenario.index.intents,
-            slots=scenario.index.node(node.id).slots,
-            expected_slot=expected,
-            filled_slots=filled or {},
-            user=user or {},
-        )
+    return NLURequest(
+        scenario=scenario,
+        node=node,
+        text=text,
+        intents=scenario.index.intents,
+        slots=scenario.index.node(node.id).slots,
+        expected_slot=expected,
+        filled_slots=filled or {},
+        user=user or {},
     )
 
 

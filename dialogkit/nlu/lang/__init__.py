@@ -44,6 +44,9 @@ class LanguagePack:
     """Particles that may follow a number glued to it ("셋이요", "둘도")."""
     number_stopwords: tuple[str, ...] = ()
     """Digit-and-counter words that are no number ("이번 주" = this week)."""
+    number_lookalikes: tuple[str, ...] = ()
+    """Patterns in which the group ``word`` looks like a number and is none ("어느 정도
+    하나요?": the ending of a question, not "one") (normalised text)."""
     people_counts: tuple[str, ...] = ()
     """Number words that count people by themselves ("ふたり")."""
     people_cue: tuple[str, ...] = ()

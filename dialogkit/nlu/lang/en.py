@@ -39,6 +39,12 @@ _WITHDRAWALS: Final = (
     "scrap that",
     "we'll give it a miss",
     "knock it on the head",
+    "i've decided not to go ahead",
+    "i've decided not to go ahead with it",
+    "we've decided not to go ahead",
+    "we've decided not to go ahead with it",
+    "i won't go ahead with it",
+    "we won't go ahead with it",
     "leave it for now",
     "leave it for the time being",
     "i'll give it a miss",
@@ -1485,6 +1491,7 @@ PACK: Final = LanguagePack(
     put_off=(
         r"\b(?:maybe\s+)?(?:another|some\s+other)\s+time\b[.!\s]*$",
         r"\bi\s*ll\s+call\s+(?:you\s+)?back\b[.!\s]*$",
+        r"\b(?:i|we)\s*ll\s+get\s+back\s+to\s+you\b[.!\s]*$",
     ),
     withdrawal_leads=(
         r"actually",
@@ -1687,6 +1694,10 @@ PACK: Final = LanguagePack(
         r"\b(?:that\s*s|that\s+is|it\s*s|it\s+is)\s+(?:my|our|an|the)\s+old\b",
         # "my in-laws are flying in that Wednesday and I'll be stuck ferrying them around".
         r"\b(?:i\s*ll|i\s+will|we\s*ll|we\s+will)\s+be\s+stuck\b",
+        # "my husband isn't keen on oils": not liked.
+        r"\b(?:isn\s*t|aren\s*t|not)\s+(?:really\s+|too\s+|very\s+)?(?:keen\s+on|a\s+fan\s+of)\b",
+        # "that Thursday is my daughter's school play, I won't even be around".
+        r"\b(?:won\s*t|will\s+not)\s+(?:even\s+)?be\s+(?:around|home|in\s+town)\b",
         r"\b(?:be|is|s)\s+(?:total|complete|absolute|utter)?\s*(?:chaos|a\s+madhouse)\b",
         # "what she actually found in the kitchen, and it's not ants at all".
         r"\b(?:it|that|they)\s*(?:s|is|are|re)\s+not\s+[a-z]+\s+at\s+all\b",
