@@ -150,8 +150,12 @@ def keyword_pattern(keyword: str) -> re.Pattern[str]:
         before = "" if negating else _EN_NEGATED_BEFORE
         # "drop it" is not said by "drop it off": a particle after the object is another verb.
         last_word = word.split()[-1]
-        after = _EN_PARTICLE_AFTER if last_word in _EN_OBJECTS else ""
-        after = _EN_OFF_TO if last_word == "off" else after
+        if last_word in _EN_OBJECTS:
+            after = _EN_PARTICLE_AFTER
+        elif last_word == "off":
+            after = _EN_OFF_TO
+        else:
+            after = ""
         return re.compile(rf"{before}(?<![a-z0-9]){body}(?![a-z0-9]){after}")
     gap = _KO_GLUED + _KO_GAP if _HANGUL.search(word) else _KO_GAP
     body = gap.join(re.escape(part) for part in word.split())

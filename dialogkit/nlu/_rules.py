@@ -787,7 +787,7 @@ def _changer(
     # A value that will not do, said in a negated clause the answer would drop ("I can't do
     # ten, that's when I drop the kids at school"), still names its slot.
     choosing = request.node.id in index.asks_what_to_change and statement
-    named = [] if not choosing else _said_wrong(request, text, slots, entities, choosing=True)
+    named = _said_wrong(request, text, slots, entities, choosing=True) if choosing else []
     named = named or _said_wrong(request, text, slots, entities, choosing=False)
     if len(named) != 1 or len(by_slot[named[0]]) != 1:
         return None
